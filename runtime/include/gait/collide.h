@@ -1,0 +1,175 @@
+/* gait — the collision world: terrain heightfield, water, landmark meshes in octrees, and the
+ * capsule / sphere / ray queries the body, the camera and the traversal stand on.
+ *
+ * Every query is const, fills the caller's arrays and allocates nothing. Queries on one collider
+ * may run from several threads at once; adding or removing geometry may not overlap a query.
+ *
+ * Terrain cells are split along the diagonal from sample (ix, iz) to (ix+1, iz+1), into the
+ * triangles (p00, p01, p11) and (p00, p11, p10) — the same split as the meadow benchmark scene.
+ * gait_terrain_sample() interpolates on those two triangles, so the height it reads is exactly
+ * the surface the queries collide with. */
+#ifndef GAIT_COLLIDE_H
+#define GAIT_COLLIDE_H
+
+#include "gait/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gait_collider gait_collider;
+
+typedef struct gait_collider_def {
+    gait_hooks hooks;           /* zeroed = defaults (malloc/free, stderr) */
+    int max_landmarks;          /* landmarks alive at once; default 4096, range 1..1<<20 */
+    double walkable_slope;      /* rad; a contact whose normal is within this of up is a floor.
+                                   Default 50 deg (0.8727). Range (0, pi/2). A query's filter may
+                                   override it per body type. */
+    double ceiling_slope;       /* rad from straight down within which a contact is a ceiling;
+                                   default 60 deg (1.0472). Range (0, pi/2). */
+    double sweep_skin;          /* m; sweeps stop this far short of the surface so the next step
+                                   does not start touching it. Default 0.002, range [0, 0.1]. */
+} gait_collider_def;
+
+gait_collider_def gait_default_collider_def(void);
+
+/* NULL when the def is invalid or memory runs out (the reason goes to the log hook). */
+gait_collider *gait_collider_create(const gait_collider_def *def);
+void gait_collider_destroy(gait_collider *collider);
+/* The message of the last failed call on this collider ("" when none). */
+const char *gait_collider_last_error(const gait_collider *collider);
+
+/* ---- terrain ---------------------------------------------------------------------------- */
+
+typedef struct gait_heightfield_def {
+    int samples_x, samples_z;   /* grid vertices along x and z, each >= 2 */
+    double cell_size;           /* m between samples, > 0 */
+    gait_vec3 origin;           /* world position of sample (0, 0); origin.y is added to heights */
+    const float *heights;       /* samples_x * samples_z heights (m), index iz * samples_x + ix;
+                                   copied, every value finite */
+} gait_heightfield_def;
+
+/* Replaces the terrain (NULL clears it). */
+gait_status gait_collider_set_terrain(gait_collider *collider, const gait_heightfield_def *def);
+/* Loads an 8- or 16-bit greyscale PNG (colour images use their first channel): height =
+ * origin.y + value / max_value * height_scale. Row 0 of the image is z = origin.z. */
+gait_status gait_collider_load_heightmap(gait_collider *collider, const char *png_path,
+                                         double cell_size, double height_scale, gait_vec3 origin);
+/* Height (m) and unit up-facing normal of the terrain at (x, z); false outside it or with none. */
+bool gait_terrain_sample(const gait_collider *collider, double x, double z, double *height,
+                         gait_vec3 *normal);
+
+/* ---- water ------------------------------------------------------------------------------ */
+
+/* A water volume: the box [min_x, max_x] x [min_z, max_z], surface at `surface` (m). */
+typedef struct gait_water_region {
+    double min_x, min_z, max_x, max_z;
+    double surface;
+} gait_water_region;
+
+/* Sea level everywhere (m); -INFINITY (the default) means no sea. */
+gait_status gait_collider_set_sea_level(gait_collider *collider, double level);
+/* Up to 256 regions; *out_index receives the region's index (may be NULL). */
+gait_status gait_collider_add_water(gait_collider *collider, const gait_water_region *region,
+                                    int *out_index);
+gait_status gait_collider_clear_water(gait_collider *collider);
+/* The highest water surface over (x, z), and its depth down to the terrain there (m; +INFINITY
+ * with no terrain). False when no water covers the point. */
+bool gait_water_at(const gait_collider *collider, double x, double z, double *surface,
+                   double *depth);
+
+/* ---- landmarks -------------------------------------------------------------------------- */
+
+/* A static triangle mesh. Positions are local floats placed at `offset` (double), so a mesh far
+ * from the origin keeps its precision. Triangles are counter-clockwise seen from outside. */
+typedef struct gait_mesh_def {
+    const float *positions;     /* 3 floats per vertex (m) */
+    int vertex_count;
+    const uint32_t *indices;    /* 3 per triangle; NULL: positions are consecutive triangles */
+    int triangle_count;
+    gait_vec3 offset;           /* added to every position (m) */
+    const char *name;           /* for messages; may be NULL */
+} gait_mesh_def;
+
+typedef struct gait_landmark_info {
+    int triangle_count;         /* triangles kept */
+    int skipped_count;          /* degenerate triangles skipped (zero area, NaN, Inf) */
+    gait_vec3 bounds_min, bounds_max;
+    size_t memory_bytes;        /* held by this landmark (mesh + octree) */
+} gait_landmark_info;
+
+/* Builds the landmark's octree now. A mesh with no valid triangle is refused. */
+gait_status gait_collider_add_landmark(gait_collider *collider, const gait_mesh_def *def,
+                                       gait_landmark_id *out_id);
+/* Frees its memory; it is gone from every later query. */
+gait_status gait_collider_remove_landmark(gait_collider *collider, gait_landmark_id id);
+gait_status gait_collider_landmark_info(const gait_collider *collider, gait_landmark_id id,
+                                        gait_landmark_info *out);
+int gait_collider_landmark_count(const gait_collider *collider);
+
+/* ---- queries ---------------------------------------------------------------------------- */
+
+typedef enum gait_contact_class {
+    GAIT_CONTACT_FLOOR = 0,     /* normal within walkable_slope of up */
+    GAIT_CONTACT_WALL,          /* too steep to stand on, not a ceiling */
+    GAIT_CONTACT_CEILING        /* normal within ceiling_slope of down */
+} gait_contact_class;
+
+/* A capsule: the segment a-b (sphere centres, m) swept by a sphere of `radius` (m, > 0). */
+typedef struct gait_capsule {
+    gait_vec3 a, b;
+    double radius;
+} gait_capsule;
+
+/* What a query may skip. A zeroed filter skips nothing and uses the collider's slopes. */
+typedef struct gait_filter {
+    gait_landmark_id ignore;    /* a landmark to ignore (null: none) */
+    bool ignore_region_only;    /* ignore only triangles of `ignore` overlapping the box below
+                                   (the traversal's latch: the ledge, not the whole house) */
+    gait_vec3 region_min, region_max;
+    bool skip_terrain;
+    bool skip_landmarks;
+    double walkable_slope;      /* rad; 0 = the collider's */
+} gait_filter;
+
+typedef struct gait_contact_point {
+    gait_vec3 point;            /* closest point on the surface (m) */
+    gait_vec3 normal;           /* unit, from the surface towards the capsule axis */
+    double depth;               /* penetration (m), > 0 */
+    gait_contact_class cls;
+    gait_landmark_id landmark;  /* null for terrain */
+    int triangle;               /* triangle index in the landmark (or terrain cell * 2 + half) */
+} gait_contact_point;
+
+typedef struct gait_hit {
+    double fraction;            /* of the motion travelled before touching, minus the skin [0, 1] */
+    double distance;            /* m travelled, = fraction * |delta| */
+    gait_vec3 point;            /* on the surface */
+    gait_vec3 normal;           /* unit, facing the moving shape */
+    gait_landmark_id landmark;  /* null for terrain */
+    int triangle;
+    bool start_solid;           /* the shape overlapped geometry where it started */
+} gait_hit;
+
+/* Contacts of a capsule with everything it overlaps, deepest per triangle, internal edges of
+ * flat tessellated surfaces corrected so they push along the face normal. Returns the count
+ * written (<= capacity), or -1 for invalid input (NaN, radius <= 0, capacity < 0, NULL out with
+ * capacity > 0). *truncated (may be NULL) says more contacts existed than capacity. */
+int gait_collider_capsule_overlap(const gait_collider *collider, const gait_capsule *capsule,
+                                  const gait_filter *filter, gait_contact_point *out,
+                                  int capacity, bool *truncated);
+
+/* First hit of a capsule moved by delta (m). False when nothing is hit (or input is invalid). */
+bool gait_collider_capsule_sweep(const gait_collider *collider, const gait_capsule *capsule,
+                                 gait_vec3 delta, const gait_filter *filter, gait_hit *out);
+/* First hit of a sphere moved from `from` by delta (the camera's arm). */
+bool gait_collider_sphere_cast(const gait_collider *collider, gait_vec3 from, double radius,
+                               gait_vec3 delta, const gait_filter *filter, gait_hit *out);
+/* First hit of the segment origin .. origin + delta. */
+bool gait_collider_ray_cast(const gait_collider *collider, gait_vec3 origin, gait_vec3 delta,
+                            const gait_filter *filter, gait_hit *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

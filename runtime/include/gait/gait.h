@@ -1,0 +1,27 @@
+/* gait — a character-controller runtime for third-person action-adventure games.
+ *
+ * One include for the whole public C API:
+ *   types.h       vectors, ids, status codes, host hooks (allocator, log, assert)
+ *   input.h       the per-frame input struct and its buttons
+ *   clock.h       the fixed-step clock (1/60 s, accumulator, cap, interpolation alpha)
+ *   locomotion.h  states, a body type's numbers, the gates as a pure function
+ *   stamina.h     the shared stamina pool
+ *   collide.h     terrain, water, landmark octrees and the capsule / sphere / ray queries
+ *   world.h       characters, body types, the step
+ */
+#ifndef GAIT_H
+#define GAIT_H
+
+#include "gait/types.h"
+#include "gait/input.h"
+#include "gait/clock.h"
+#include "gait/locomotion.h"
+#include "gait/stamina.h"
+#include "gait/collide.h"
+#include "gait/world.h"
+
+#define GAIT_VERSION_MAJOR 0
+#define GAIT_VERSION_MINOR 1
+#define GAIT_VERSION_PATCH 0
+
+#endif

@@ -1,0 +1,171 @@
+/* gait — the world: characters, their body types, the fixed-step loop and the order of a step.
+ *
+ * A frame, as a host drives it (SPEC §1):
+ *     gait_character_set_input(world, id, &input);   // presses held until a step reads them
+ *     ... a kit may read gait_character_held_presses() and take some ...
+ *     gait_world_update(world, frame_seconds, &steps); // whole fixed steps from the accumulator
+ *     gait_character_pose(world, id, &pose);          // blended between the last two steps
+ *
+ * One step, per character: read the contact left by the last move -> gates (pure) -> the gate
+ * hook, if any -> stamina -> desired velocity -> move and collide -> push-out -> contact. */
+#ifndef GAIT_WORLD_H
+#define GAIT_WORLD_H
+
+#include "gait/clock.h"
+#include "gait/collide.h"
+#include "gait/input.h"
+#include "gait/locomotion.h"
+#include "gait/stamina.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gait_world gait_world;
+
+/* The game's body types (SPEC §6). Until a type is measured it moves by the provisional numbers;
+ * a measured type has its own entry and never lends it to another. */
+typedef enum gait_body_type {
+    GAIT_BODY_MEDIUM_FEMALE = 0, /* "girl": the Traveler's body, the first measured */
+    GAIT_BODY_MEDIUM_MALE,       /* "boy" */
+    GAIT_BODY_TALL_FEMALE,       /* "lady" */
+    GAIT_BODY_TALL_MALE,         /* "male" */
+    GAIT_BODY_SHORT_FEMALE,      /* "loli" */
+    GAIT_BODY_TYPE_COUNT
+} gait_body_type;
+
+/* "medium_female", "medium_male", "tall_female", "tall_male", "short_female"; NULL if invalid. */
+const char *gait_body_type_name(gait_body_type type);
+int gait_body_type_from_name(const char *name); /* -1 when unknown */
+
+typedef struct gait_world_def {
+    gait_hooks hooks;            /* zeroed = defaults */
+    gait_clock_def clock;        /* default 1/60 s steps, at most 8 a frame */
+    gait_collider_def collider;  /* the world's collision world */
+    int max_characters;          /* pool size, default 64, range 1..1<<20 */
+} gait_world_def;
+
+gait_world_def gait_default_world_def(void);
+/* NULL when the def is invalid or memory runs out (the reason goes to the log hook). */
+gait_world *gait_world_create(const gait_world_def *def);
+void gait_world_destroy(gait_world *world);
+const char *gait_world_last_error(const gait_world *world);
+/* The world's collision world: add terrain, water and landmarks to it. */
+gait_collider *gait_world_collider(gait_world *world);
+const gait_collider *gait_world_collider_const(const gait_world *world);
+
+/* Body-type numbers. set marks the type measured (its own entry); clear makes it provisional again.
+ * Both validate the numbers (gait_locomotion_validate) and change nothing on failure. */
+gait_status gait_world_set_provisional_locomotion(gait_world *world, const gait_locomotion *numbers);
+gait_status gait_world_set_locomotion(gait_world *world, gait_body_type type,
+                                      const gait_locomotion *numbers);
+gait_status gait_world_clear_locomotion(gait_world *world, gait_body_type type);
+/* The numbers a body of this type moves by: its own when measured, else the provisional ones. */
+const gait_locomotion *gait_world_locomotion(const gait_world *world, gait_body_type type);
+bool gait_world_locomotion_measured(const gait_world *world, gait_body_type type);
+
+/* Runs the frame: adds frame_seconds to the clock and runs the whole steps due (capped).
+ * *out_steps (may be NULL) receives how many ran. */
+gait_status gait_world_update(gait_world *world, double frame_seconds, int *out_steps);
+/* Runs exactly one fixed step now (tests, replays). */
+gait_status gait_world_step(gait_world *world);
+double gait_world_alpha(const gait_world *world);     /* interpolation alpha, [0, 1) */
+uint64_t gait_world_step_count(const gait_world *world);
+double gait_world_step_seconds(const gait_world *world);
+const gait_clock *gait_world_clock(const gait_world *world);
+
+/* ---- characters --------------------------------------------------------------------------- */
+
+typedef struct gait_character_def {
+    gait_vec3 position;          /* feet (m); stood on the ground below at create */
+    double yaw;                  /* facing (rad): direction (sin yaw, 0, cos yaw); 0 faces +z */
+    gait_body_type body_type;    /* default GAIT_BODY_MEDIUM_FEMALE */
+    gait_stamina_def stamina;    /* the party's pool; defaults per gait_default_stamina_def */
+    void *user_data;
+} gait_character_def;
+
+gait_character_def gait_default_character_def(void);
+gait_status gait_character_create(gait_world *world, const gait_character_def *def,
+                                  gait_character_id *out_id);
+gait_status gait_character_destroy(gait_world *world, gait_character_id id);
+bool gait_character_valid(const gait_world *world, gait_character_id id);
+int gait_world_character_count(const gait_world *world);
+
+/* Once a frame: the move and held levels replace the last ones, the presses are added to those
+ * already held (a press in a frame that runs no step is kept), the look deltas turn the camera. */
+gait_status gait_character_set_input(gait_world *world, gait_character_id id, const gait_input *input);
+/* The presses the next step will read (gait_button bits). */
+gait_status gait_character_held_presses(const gait_world *world, gait_character_id id,
+                                        uint32_t *out_pressed);
+/* Removes `mask` from the held presses (a kit took them), so the step does not read them. */
+gait_status gait_character_take_presses(gait_world *world, gait_character_id id, uint32_t mask);
+
+/* A kit action: for `seconds` the step receives the presses with no move — the body holds where
+ * it stands. A new action replaces the current one; seconds 0 ends it. `name` (may be NULL) is
+ * copied (up to 31 bytes) for the HUD. */
+gait_status gait_character_start_action(gait_world *world, gait_character_id id, double seconds,
+                                        const char *name);
+
+/* Turns the body on the spot. */
+gait_status gait_character_face(gait_world *world, gait_character_id id, double yaw);
+/* Stands the body on the ground at position (a map teleport), facing yaw, camera level behind it;
+ * the point becomes the drowning return point until stamina is next full on foot; ends any action. */
+gait_status gait_character_place(gait_world *world, gait_character_id id, gait_vec3 position,
+                                 double yaw);
+/* A party switch: new numbers from the next step, same place, same stamina. */
+gait_status gait_character_set_body_type(gait_world *world, gait_character_id id,
+                                         gait_body_type type);
+
+/* Stamina through the kit's door: multiplied by the pool's multiplier. spend fails (CAPACITY,
+ * nothing taken) when the pool cannot pay; can_spend answers the same question. */
+gait_status gait_character_spend(gait_world *world, gait_character_id id, double amount);
+gait_status gait_character_can_spend(const gait_world *world, gait_character_id id, double amount,
+                                     bool *out);
+gait_stamina *gait_character_stamina(gait_world *world, gait_character_id id); /* NULL if stale */
+
+/* The camera's yaw (rad) that moves are relative to; turned by look_yaw each frame. */
+gait_status gait_character_set_camera_yaw(gait_world *world, gait_character_id id, double yaw);
+
+/* A gate hook: called after the C gates proposed `proposed` (different from `from`, or equal
+ * when nothing changed — called only when they differ). Return the state to take: `proposed`
+ * to allow, `from` to veto, another state to redirect (it must be an edge from `from`, or it is
+ * refused and `proposed` taken). NULL (the default) runs no hook at all. */
+typedef gait_state (*gait_gate_hook)(gait_world *world, gait_character_id id, gait_state from,
+                                     gait_state proposed, void *user);
+gait_status gait_character_set_gate_hook(gait_world *world, gait_character_id id,
+                                         gait_gate_hook hook, void *user);
+
+/* Everything a character is, read after a step. */
+typedef struct gait_character_info {
+    gait_vec3 position;          /* feet (m), at the last step */
+    gait_vec3 velocity;          /* m/s over the last step */
+    double yaw;                  /* facing (rad) */
+    double camera_yaw;           /* rad */
+    gait_phase phase;            /* state and seconds in it */
+    gait_state previous_state;   /* before the last step */
+    gait_contact contact;        /* as the last move left it */
+    double stamina, stamina_max;
+    gait_body_type body_type;
+    bool walking;                /* walk switch on */
+    bool crouching;              /* crouch switch on */
+    double action_seconds_left;  /* of the kit action, 0 when none */
+    char action_name[32];
+    gait_vec3 return_point;      /* where a drowning brings the body back */
+    uint32_t presses_read;       /* the presses the last step read */
+    uint64_t steps;              /* steps this character has run */
+} gait_character_info;
+
+gait_status gait_character_info_get(const gait_world *world, gait_character_id id,
+                                    gait_character_info *out);
+
+/* The drawn pose: feet position and yaw blended between the last two steps by the alpha. */
+typedef struct gait_pose {
+    gait_vec3 position;
+    double yaw;
+} gait_pose;
+gait_status gait_character_pose(const gait_world *world, gait_character_id id, gait_pose *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
