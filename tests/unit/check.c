@@ -6,7 +6,7 @@
 
 #define CHECK_MAX_TESTS 4096
 
-static struct { const char *name; check_fn fn; } tests[CHECK_MAX_TESTS];
+static struct { const char *name; check_fn fn; check_case_fn case_fn; int index; } tests[CHECK_MAX_TESTS];
 static int test_count;
 static int current_failed;
 static const char *current_name;
@@ -21,6 +21,12 @@ void check_register(const char *name, check_fn fn) {
     test_count++;
 }
 
+void check_register_case(const char *name, check_case_fn fn, int index) {
+    check_register(name, NULL);
+    tests[test_count - 1].case_fn = fn;
+    tests[test_count - 1].index = index;
+}
+
 void check_fail(const char *file, int line, const char *fmt, ...) {
     va_list ap;
     if (current_failed < 5) { /* the first few failures of a test tell the story */
@@ -33,21 +39,15 @@ void check_fail(const char *file, int line, const char *fmt, ...) {
     current_failed++;
 }
 
-static int by_name(const void *a, const void *b) {
-    /* constructors run in an unspecified order; sort for a stable report */
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    return strcmp(x, y);
-}
-
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0;
-    (void)by_name;
     for (int i = 0; i < test_count; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         current_name = tests[i].name;
         current_failed = 0;
-        tests[i].fn();
+        if (tests[i].case_fn) tests[i].case_fn(tests[i].index);
+        else tests[i].fn();
         if (current_failed) {
             failed++;
             printf("FAIL %s\n", tests[i].name);

@@ -8,7 +8,10 @@
 #include <stdio.h>
 
 typedef void (*check_fn)(void);
+typedef void (*check_case_fn)(int index);
 void check_register(const char *name, check_fn fn);
+/* A table-driven test registers one named test per row: fn(index) runs row `index`. */
+void check_register_case(const char *name, check_case_fn fn, int index);
 void check_fail(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
