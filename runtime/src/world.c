@@ -159,6 +159,8 @@ gait_character_def gait_default_character_def(void) {
     memset(&d, 0, sizeof d);
     d.body_type = GAIT_BODY_MEDIUM_FEMALE;
     d.stamina = gait_default_stamina_def();
+    d.camera = gait_default_camera_def();
+    d.anim = gait_default_anim_def();
     return d;
 }
 
@@ -175,6 +177,16 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
                     "character: stamina def out of range (max in (0, 1e6], start in [0, max], "
                     "refill_rate and refill_delay >= 0, multiplier in [0, 100])");
+    gait_camera camera;
+    if (gait_camera_init(&camera, &def->camera) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "character: camera def out of range (finite; probe_radius > 0; probe_radius < "
+                    "min_distance <= distance <= max_distance <= 1000; -1.55 <= min_pitch <= pitch "
+                    "<= max_pitch <= 1.55; follow and ease seconds >= 0)");
+    gait_anim anim;
+    if (gait_anim_init(&anim, &def->anim) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "character: anim def out of range (each value in [0, 10])");
     int slot = -1;
     for (int i = 0; i < w->capacity; i++)
         if (!w->characters[i].alive) { slot = i; break; }
@@ -188,6 +200,9 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->user_data = def->user_data;
     ch->position = ch->prev_position = def->position;
     ch->yaw = ch->prev_yaw = def->yaw;
+    ch->camera = camera;
+    ch->camera_enabled = !def->no_camera;
+    ch->anim = anim;
     ch->camera_yaw = def->yaw;
     ch->body_type = def->body_type;
     ch->stamina = pool;
@@ -197,6 +212,8 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
     ch->return_yaw = ch->yaw;
+    if (ch->camera_enabled) gait_camera_behind(&ch->camera, w->collider, ch->position, ch->yaw, NULL);
+    ch->camera_yaw = ch->camera.yaw = ch->yaw;
     w->count++;
     out->index1 = slot + 1;
     out->generation = generation;
@@ -232,7 +249,9 @@ gait_status gait_character_set_input(gait_world *w, gait_character_id id, const 
     ch->move_y = my;
     ch->held = in->held & GAIT_BUTTON_ALL;
     ch->pressed |= in->pressed & GAIT_BUTTON_ALL;
-    ch->camera_yaw = remainder(ch->camera_yaw + in->look_yaw, 2 * M_PI);
+    /* look: yaw, pitch and zoom turn once a frame */
+    gait_camera_look(&ch->camera, in->look_yaw, in->look_pitch, in->look_zoom);
+    ch->camera_yaw = ch->camera.yaw;
     return GAIT_OK;
 }
 
@@ -279,7 +298,6 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite");
     ch->position = p;
     ch->yaw = ch->prev_yaw = remainder(yaw, 2 * M_PI);
-    ch->camera_yaw = ch->yaw;
     ch->velocity = v3(0, 0, 0);
     ch->phase.state = GAIT_STATE_IDLE;
     ch->phase.seconds = 0;
@@ -289,6 +307,9 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
     ch->return_yaw = ch->yaw;
+    /* the camera stands level behind the placed body */
+    gait_camera_behind(&ch->camera, w->collider, ch->position, ch->yaw, NULL);
+    ch->camera_yaw = ch->camera.yaw;
     return GAIT_OK;
 }
 
@@ -329,7 +350,56 @@ gait_stamina *gait_character_stamina(gait_world *w, gait_character_id id) {
 gait_status gait_character_set_camera_yaw(gait_world *w, gait_character_id id, double yaw) {
     GET(w, id, ch);
     if (!isfinite(yaw)) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera yaw must be finite");
-    ch->camera_yaw = remainder(yaw, 2 * M_PI);
+    ch->camera_yaw = ch->camera.yaw = remainder(yaw, 2 * M_PI);
+    return GAIT_OK;
+}
+
+gait_status gait_character_camera(const gait_world *w, gait_character_id id, gait_camera *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    *out = ch->camera;
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_camera_def(gait_world *w, gait_character_id id,
+                                          const gait_camera_def *def) {
+    GET(w, id, ch);
+    if (gait_camera_set_def(&ch->camera, def) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera def out of range");
+    return GAIT_OK;
+}
+
+gait_status gait_character_anim(const gait_world *w, gait_character_id id, gait_anim_signal *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    gait_anim_signal_get(&ch->anim, out);
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_anim_def(gait_world *w, gait_character_id id, const gait_anim_def *def) {
+    GET(w, id, ch);
+    if (gait_anim_set_def(&ch->anim, def) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "anim def out of range (each value in [0, 10])");
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_clip(gait_world *w, gait_character_id id, gait_anim_state state,
+                                    const char *clip) {
+    GET(w, id, ch);
+    if (gait_anim_set_clip(&ch->anim, state, clip) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "clip: state %d is not an animation state, or the name is %d bytes or longer",
+                    (int)state, GAIT_CLIP_NAME_MAX);
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_model_lacks(gait_world *w, gait_character_id id,
+                                           gait_anim_state state, bool lacks) {
+    GET(w, id, ch);
+    if (gait_anim_set_model_lacks(&ch->anim, state, lacks) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "state %d is not an animation state", (int)state);
     return GAIT_OK;
 }
 
@@ -434,6 +504,15 @@ static void character_step(gait_world *w, gait_character_id id, gait__character 
         gait__body_move(w, ch, num, from, mx, my, dt);
     }
 
+    gait_anim_input ai;
+    ai.state = ch->phase.state;
+    ai.raw_grounded = ch->contact.grounded;
+    ai.height_above_ground = ch->contact.height_above_ground;
+    ai.step_height = num->step_height;
+    ai.horizontal_speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);
+    ai.move = gi.move;
+    gait_anim_update(&ch->anim, &ai, dt);
+
     if (gait_state_on_foot(ch->phase.state) && ch->contact.grounded &&
         ch->stamina.value >= ch->stamina.max) {
         ch->return_point = ch->position;
@@ -469,6 +548,14 @@ gait_status gait_world_update(gait_world *w, double frame_seconds, int *out_step
     if (s != GAIT_OK)
         return FAIL(w, s, "update: frame seconds %g must be finite and >= 0", frame_seconds);
     for (int i = 0; i < steps; i++) gait_world_step(w);
+    /* the camera follows the blended body, once a frame, after the steps */
+    double a = gait_clock_alpha(&w->clock);
+    for (int i = 0; i < w->capacity; i++) {
+        gait__character *ch = &w->characters[i];
+        if (!ch->alive || !ch->camera_enabled) continue;
+        gait_vec3 drawn = v3_lerp(ch->prev_position, ch->position, a);
+        gait_camera_follow(&ch->camera, w->collider, drawn, frame_seconds, NULL);
+    }
     if (out_steps) *out_steps = steps;
     return GAIT_OK;
 }

@@ -3,6 +3,8 @@
 #define GAIT_WORLD_INTERNAL_H
 
 #include "gait/world.h"
+#include "gait/anim.h"
+#include "gait/camera.h"
 #include "body.h"
 #include "core.h"
 
@@ -28,7 +30,10 @@ typedef struct gait__character {
     uint32_t pressed;
     uint32_t presses_read;             /* what the last step read */
     bool walking, crouching;           /* switches toggled by presses */
-    double camera_yaw;                 /* moves are relative to it */
+    double camera_yaw;                 /* moves are relative to it (= camera.yaw) */
+    gait_camera camera;                /* turned once a frame, follows the blended body */
+    bool camera_enabled;
+    gait_anim anim;                    /* resolved after each step */
 
     double action_left;                /* s of the kit action, 0 when none */
     char action_name[32];

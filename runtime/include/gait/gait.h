@@ -7,6 +7,8 @@
  *   locomotion.h  states, a body type's numbers, the gates as a pure function
  *   stamina.h     the shared stamina pool
  *   collide.h     terrain, water, landmark octrees and the capsule / sphere / ray queries
+ *   camera.h      the follow camera and the floating origin
+ *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   world.h       characters, body types, the step
  */
 #ifndef GAIT_H
@@ -18,6 +20,8 @@
 #include "gait/locomotion.h"
 #include "gait/stamina.h"
 #include "gait/collide.h"
+#include "gait/camera.h"
+#include "gait/anim.h"
 #include "gait/world.h"
 
 #define GAIT_VERSION_MAJOR 0

@@ -11,6 +11,8 @@
 #ifndef GAIT_WORLD_H
 #define GAIT_WORLD_H
 
+#include "gait/anim.h"
+#include "gait/camera.h"
 #include "gait/clock.h"
 #include "gait/collide.h"
 #include "gait/input.h"
@@ -81,6 +83,9 @@ typedef struct gait_character_def {
     double yaw;                  /* facing (rad): direction (sin yaw, 0, cos yaw); 0 faces +z */
     gait_body_type body_type;    /* default GAIT_BODY_MEDIUM_FEMALE */
     gait_stamina_def stamina;    /* the party's pool; defaults per gait_default_stamina_def */
+    gait_camera_def camera;      /* its follow camera; defaults per gait_default_camera_def */
+    bool no_camera;              /* true: no follow camera (crowds, benchmarks); default false */
+    gait_anim_def anim;          /* its animation signal; defaults per gait_default_anim_def */
     void *user_data;
 } gait_character_def;
 
@@ -125,6 +130,24 @@ gait_stamina *gait_character_stamina(gait_world *world, gait_character_id id); /
 
 /* The camera's yaw (rad) that moves are relative to; turned by look_yaw each frame. */
 gait_status gait_character_set_camera_yaw(gait_world *world, gait_character_id id, double yaw);
+
+/* The follow camera, as it stands after the last gait_world_update (which follows the blended
+ * body once a frame, after the steps). gait_character_place puts it level behind the body. */
+gait_status gait_character_camera(const gait_world *world, gait_character_id id, gait_camera *out);
+gait_status gait_character_set_camera_def(gait_world *world, gait_character_id id,
+                                          const gait_camera_def *def);
+
+/* The animation signal after the last step; `clip` stays valid until the next step. */
+gait_status gait_character_anim(const gait_world *world, gait_character_id id,
+                                gait_anim_signal *out);
+gait_status gait_character_set_anim_def(gait_world *world, gait_character_id id,
+                                        const gait_anim_def *def);
+/* The clip map: a state to a clip name (NULL or "" removes it). */
+gait_status gait_character_set_clip(gait_world *world, gait_character_id id, gait_anim_state state,
+                                    const char *clip);
+/* The host tells which mapped clips its model lacks; those states are never switched into. */
+gait_status gait_character_set_model_lacks(gait_world *world, gait_character_id id,
+                                           gait_anim_state state, bool lacks);
 
 /* A gate hook: called after the C gates proposed `proposed` (different from `from`, or equal
  * when nothing changed — called only when they differ). Return the state to take: `proposed`

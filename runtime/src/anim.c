@@ -1,0 +1,156 @@
+/* The animation-state signal (SPEC §7), after gg-engine's CharacterAnimationController:
+ * a grounded reading debounced at edges, a priority order, a clip map that is never switched
+ * into a missing clip, and a crossfade on each switch. */
+#include "gait/anim.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
+    "idle", "walk", "run", "dash", "sprint", "crouch", "crouch_walk", "jump", "fall", "land",
+    "glide", "plunge", "climb", "climb_idle", "climb_jump", "swim", "swim_idle", "swim_dash",
+    "drown", "traverse",
+};
+
+const char *gait_anim_state_name(gait_anim_state s) {
+    return (unsigned)s < GAIT_ANIM_STATE_COUNT ? anim_names[s] : NULL;
+}
+
+int gait_anim_state_from_name(const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < GAIT_ANIM_STATE_COUNT; i++)
+        if (strcmp(name, anim_names[i]) == 0) return i;
+    return -1;
+}
+
+gait_anim_def gait_default_anim_def(void) {
+    gait_anim_def d;
+    d.crossfade_seconds = 0.2;
+    d.movement_epsilon = 0.01;
+    d.grounded_transition_delay = 0.15;
+    d.land_seconds = 0.2;
+    return d;
+}
+
+static bool def_valid(const gait_anim_def *d) {
+    return d && d->crossfade_seconds >= 0 && d->crossfade_seconds <= 10 &&
+           d->movement_epsilon >= 0 && d->movement_epsilon <= 10 &&
+           d->grounded_transition_delay >= 0 && d->grounded_transition_delay <= 10 &&
+           d->land_seconds >= 0 && d->land_seconds <= 10;
+}
+
+gait_status gait_anim_init(gait_anim *a, const gait_anim_def *d) {
+    if (!a || !def_valid(d)) return GAIT_ERR_INVALID_ARGUMENT;
+    memset(a, 0, sizeof *a);
+    a->def = *d;
+    return GAIT_OK;
+}
+
+gait_status gait_anim_set_def(gait_anim *a, const gait_anim_def *d) {
+    if (!a || !def_valid(d)) return GAIT_ERR_INVALID_ARGUMENT;
+    a->def = *d;
+    return GAIT_OK;
+}
+
+gait_status gait_anim_set_clip(gait_anim *a, gait_anim_state s, const char *clip) {
+    if (!a || (unsigned)s >= GAIT_ANIM_STATE_COUNT) return GAIT_ERR_INVALID_ARGUMENT;
+    size_t n = clip ? strlen(clip) : 0;
+    if (n >= GAIT_CLIP_NAME_MAX) return GAIT_ERR_INVALID_ARGUMENT;
+    memset(a->clips[s], 0, GAIT_CLIP_NAME_MAX);
+    if (n) memcpy(a->clips[s], clip, n);
+    return GAIT_OK;
+}
+
+gait_status gait_anim_set_model_lacks(gait_anim *a, gait_anim_state s, bool lacks) {
+    if (!a || (unsigned)s >= GAIT_ANIM_STATE_COUNT) return GAIT_ERR_INVALID_ARGUMENT;
+    a->model_lacks[s] = lacks;
+    return GAIT_OK;
+}
+
+static void debounce(gait_anim *a, const gait_anim_input *in, double dt) {
+    bool clearly_airborne = gait_state_airborne(in->state) ||
+                            in->height_above_ground > in->step_height;
+    bool raw = in->raw_grounded && !clearly_airborne;
+    if (!a->has_grounded || clearly_airborne || a->def.grounded_transition_delay <= 0) {
+        a->grounded = raw;          /* the first reading, a real fall, or no debounce: at once */
+        a->has_grounded = true;
+        a->pending = false;
+        return;
+    }
+    if (raw == a->grounded) {
+        a->pending = false;         /* a flip back restarts the timer */
+        return;
+    }
+    if (!a->pending) {
+        a->pending = true;
+        a->pending_seconds = 0;
+    }
+    a->pending_seconds += dt;
+    if (a->pending_seconds + 1e-9 >= a->def.grounded_transition_delay) {
+        a->grounded = raw;          /* held steady for the whole delay */
+        a->pending = false;
+    }
+}
+
+static gait_anim_state resolve(const gait_anim *a, const gait_anim_input *in) {
+    bool moving = in->move > a->def.movement_epsilon || in->horizontal_speed > a->def.movement_epsilon;
+    switch (in->state) {
+    case GAIT_STATE_CLIMB: return moving ? GAIT_ANIM_CLIMB : GAIT_ANIM_CLIMB_IDLE;
+    case GAIT_STATE_CLIMB_JUMP: return GAIT_ANIM_CLIMB_JUMP;
+    case GAIT_STATE_SWIM: return moving ? GAIT_ANIM_SWIM : GAIT_ANIM_SWIM_IDLE;
+    case GAIT_STATE_SWIM_DASH: return GAIT_ANIM_SWIM_DASH;
+    case GAIT_STATE_DROWN: return GAIT_ANIM_DROWN;
+    case GAIT_STATE_TRAVERSE: return GAIT_ANIM_TRAVERSE;
+    default: break;
+    }
+    /* airborne > crouch > moving > idle */
+    if (!a->grounded) {
+        switch (in->state) {
+        case GAIT_STATE_JUMP: return GAIT_ANIM_JUMP;
+        case GAIT_STATE_GLIDE: return GAIT_ANIM_GLIDE;
+        case GAIT_STATE_PLUNGE: return GAIT_ANIM_PLUNGE;
+        default: return GAIT_ANIM_FALL;
+        }
+    }
+    if (in->state == GAIT_STATE_CROUCH) return moving ? GAIT_ANIM_CROUCH_WALK : GAIT_ANIM_CROUCH;
+    if (moving) {
+        switch (in->state) {
+        case GAIT_STATE_WALK: return GAIT_ANIM_WALK;
+        case GAIT_STATE_DASH: return GAIT_ANIM_DASH;
+        case GAIT_STATE_SPRINT: return GAIT_ANIM_SPRINT;
+        default: return GAIT_ANIM_RUN;
+        }
+    }
+    if (a->land_left > 0) return GAIT_ANIM_LAND;
+    return GAIT_ANIM_IDLE;
+}
+
+void gait_anim_update(gait_anim *a, const gait_anim_input *in, double dt) {
+    if (!a || !in || !(dt >= 0)) return;
+    bool was_grounded = a->grounded, had = a->has_grounded;
+    debounce(a, in, dt);
+    if (had && !was_grounded && a->grounded) a->land_left = a->def.land_seconds;
+    else if (a->land_left > 0) a->land_left -= dt;
+    a->wanted = resolve(a, in);
+    bool can_play = a->clips[a->wanted][0] != 0 && !a->model_lacks[a->wanted];
+    if (can_play && (!a->has_played || a->wanted != a->playing)) {
+        a->playing = a->wanted;
+        a->has_played = true;
+        a->fade = a->def.crossfade_seconds;
+        a->seconds_in_state = 0;
+        a->switches++;
+    } else {
+        a->seconds_in_state += dt; /* the last clip keeps playing */
+    }
+}
+
+void gait_anim_signal_get(const gait_anim *a, gait_anim_signal *out) {
+    if (!a || !out) return;
+    out->state = a->playing;
+    out->wanted = a->wanted;
+    out->clip = a->has_played ? a->clips[a->playing] : "";
+    out->fade_seconds = a->fade;
+    out->seconds_in_state = a->seconds_in_state;
+    out->grounded = a->grounded;
+    out->switches = a->switches;
+}

@@ -1,0 +1,155 @@
+/* The follow camera (SPEC §9) and the floating origin. */
+#include "gait/camera.h"
+
+#include <math.h>
+
+#include "vec.h"
+
+gait_camera_def gait_default_camera_def(void) {
+    gait_camera_def d;
+    d.distance = 4.5;
+    d.min_distance = 1.0;
+    d.max_distance = 12.0;
+    d.pitch = -0.25;
+    d.min_pitch = -1.30;
+    d.max_pitch = 1.0;
+    d.pivot_height = 1.5;
+    d.probe_radius = 0.2;
+    d.follow_seconds = 0.08;
+    d.ease_out_seconds = 0.4;
+    return d;
+}
+
+static bool def_valid(const gait_camera_def *d) {
+    if (!d) return false;
+    const double v[] = {d->distance, d->min_distance, d->max_distance, d->pitch, d->min_pitch,
+                        d->max_pitch, d->pivot_height, d->probe_radius, d->follow_seconds,
+                        d->ease_out_seconds};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i])) return false;
+    return d->probe_radius > 0 && d->min_distance > d->probe_radius &&
+           d->min_distance <= d->max_distance && d->distance >= d->min_distance &&
+           d->distance <= d->max_distance && d->min_pitch >= -1.55 && d->max_pitch <= 1.55 &&
+           d->min_pitch <= d->max_pitch && d->pitch >= d->min_pitch && d->pitch <= d->max_pitch &&
+           d->follow_seconds >= 0 && d->ease_out_seconds >= 0 && d->max_distance <= 1000;
+}
+
+gait_status gait_camera_init(gait_camera *c, const gait_camera_def *d) {
+    if (!c || !def_valid(d)) return GAIT_ERR_INVALID_ARGUMENT;
+    c->def = *d;
+    c->yaw = 0;
+    c->pitch = d->pitch;
+    c->distance = d->distance;
+    c->arm = d->distance;
+    c->pivot = c->eye = v3(0, 0, 0);
+    c->blocked = false;
+    c->has_pivot = false;
+    return GAIT_OK;
+}
+
+gait_status gait_camera_set_def(gait_camera *c, const gait_camera_def *d) {
+    if (!c || !def_valid(d)) return GAIT_ERR_INVALID_ARGUMENT;
+    c->def = *d;
+    c->pitch = clampd(c->pitch, d->min_pitch, d->max_pitch);
+    c->distance = clampd(c->distance, d->min_distance, d->max_distance);
+    if (c->arm > c->distance) c->arm = c->distance;
+    return GAIT_OK;
+}
+
+void gait_camera_look(gait_camera *c, double dy, double dp, double dz) {
+    if (!c) return;
+    if (isfinite(dy)) c->yaw = remainder(c->yaw + dy, 2 * M_PI);
+    if (isfinite(dp)) c->pitch = clampd(c->pitch + dp, c->def.min_pitch, c->def.max_pitch);
+    if (isfinite(dz)) c->distance = clampd(c->distance + dz, c->def.min_distance, c->def.max_distance);
+}
+
+gait_vec3 gait_camera_forward(const gait_camera *c) {
+    double cp = cos(c->pitch);
+    return v3(sin(c->yaw) * cp, sin(c->pitch), cos(c->yaw) * cp);
+}
+
+/* Probe the arm from the body's axis point towards the wanted eye; returns the length free. */
+static double probe(gait_camera *c, const gait_collider *col, gait_vec3 axis, gait_vec3 wanted,
+                    const gait_filter *filter) {
+    gait_vec3 delta = v3_sub(wanted, axis);
+    double len = v3_len(delta);
+    c->blocked = false;
+    if (!col || len < 1e-9) return len;
+    gait_hit hit;
+    if (gait_collider_sphere_cast(col, axis, c->def.probe_radius, delta, filter, &hit)) {
+        c->blocked = true;
+        return hit.start_solid ? 0 : hit.distance;
+    }
+    return len;
+}
+
+static void place_eye(gait_camera *c, const gait_collider *col, gait_vec3 axis, double dt,
+                      bool snap, const gait_filter *filter) {
+    gait_vec3 back = v3_neg(gait_camera_forward(c));
+    /* the arm hangs from the smoothed pivot; the probe starts on the body's own axis, which
+     * the capsule keeps clear of geometry, so the eye is always on a free path from the body */
+    gait_vec3 wanted = v3_mad(c->pivot, back, c->distance);
+    gait_vec3 along = v3_sub(wanted, axis);
+    double full = v3_len(along);
+    double free_len = probe(c, col, axis, wanted, filter);
+    if (snap || c->def.ease_out_seconds <= 0) {
+        c->arm = free_len;
+    } else if (free_len < c->arm) {
+        c->arm = free_len; /* blocked: pull in at once, never through the wall */
+    } else {
+        double rate = c->distance / c->def.ease_out_seconds; /* full length within the ease time */
+        c->arm = fmin(free_len, c->arm + rate * dt);
+    }
+    if (c->arm > full) c->arm = full;
+    c->eye = full > 1e-9 ? v3_mad(axis, along, c->arm / full) : axis;
+}
+
+void gait_camera_follow(gait_camera *c, const gait_collider *col, gait_vec3 feet, double dt,
+                        const gait_filter *filter) {
+    if (!c || !v3_finite(feet) || !isfinite(dt) || dt < 0) return;
+    gait_vec3 axis = v3_add(feet, v3(0, c->def.pivot_height, 0));
+    if (!c->has_pivot || c->def.follow_seconds <= 0) {
+        c->pivot = axis;
+        c->has_pivot = true;
+    } else {
+        double k = 1.0 - exp(-dt / c->def.follow_seconds);
+        c->pivot = v3_lerp(c->pivot, axis, k);
+    }
+    place_eye(c, col, axis, dt, false, filter);
+}
+
+void gait_camera_behind(gait_camera *c, const gait_collider *col, gait_vec3 feet, double yaw,
+                        const gait_filter *filter) {
+    if (!c || !v3_finite(feet) || !isfinite(yaw)) return;
+    c->yaw = remainder(yaw, 2 * M_PI);
+    c->pitch = clampd(0.0, c->def.min_pitch, c->def.max_pitch); /* level behind the body */
+    c->pivot = v3_add(feet, v3(0, c->def.pivot_height, 0));
+    c->has_pivot = true;
+    place_eye(c, col, c->pivot, 0, true, filter);
+}
+
+void gait_floating_origin_init(gait_floating_origin *fo, double cell) {
+    if (!fo) return;
+    fo->origin = v3(0, 0, 0);
+    fo->cell = (isfinite(cell) && cell > 0) ? cell : 256.0;
+    fo->shifts = 0;
+}
+
+bool gait_floating_origin_update(gait_floating_origin *fo, gait_vec3 eye) {
+    if (!fo || !v3_finite(eye)) return false;
+    gait_vec3 d = v3_sub(eye, fo->origin);
+    if (fabs(d.x) <= fo->cell && fabs(d.y) <= fo->cell && fabs(d.z) <= fo->cell) return false;
+    /* snap to a multiple of the cell: origins are exact doubles, so relative positions of two
+     * points drawn with the same origin carry no rounding from the origin itself */
+    fo->origin = v3(round(eye.x / fo->cell) * fo->cell, round(eye.y / fo->cell) * fo->cell,
+                    round(eye.z / fo->cell) * fo->cell);
+    fo->shifts++;
+    return true;
+}
+
+void gait_floating_origin_apply(const gait_floating_origin *fo, gait_vec3 w, float out[3]) {
+    gait_vec3 o = fo ? fo->origin : v3(0, 0, 0);
+    out[0] = (float)(w.x - o.x);
+    out[1] = (float)(w.y - o.y);
+    out[2] = (float)(w.z - o.z);
+}
