@@ -1,0 +1,701 @@
+/* The collision world's state: create/destroy, terrain heightfield (and PNG heightmaps), water,
+ * and landmarks (validation, edge flags, octree build, ids). Queries are in collide_query.c,
+ * the per-triangle kernels in collide_geom.c. */
+#include "collide_internal.h"
+
+#include <float.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#define DEG2RAD(d) ((d) * 3.14159265358979323846 / 180.0)
+
+static gait_status fail(gait_collider *c, gait_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static gait_status fail(gait_collider *c, gait_status st, const char *fmt, ...) {
+    /* one formatted message kept on the collider and sent to the log hook */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+    gait__logf(&c->hooks, GAIT_LOG_WARN, "collide: %s", c->err);
+    return st;
+}
+
+static void ok(gait_collider *c) { c->err[0] = '\0'; }
+
+gait_collider_def gait_default_collider_def(void) {
+    gait_collider_def d;
+    memset(&d, 0, sizeof d);
+    d.max_landmarks = 4096;
+    d.walkable_slope = DEG2RAD(50.0);
+    d.ceiling_slope = DEG2RAD(60.0);
+    d.sweep_skin = 0.002;
+    return d;
+}
+
+gait_collider *gait_collider_create(const gait_collider_def *def) {
+    gait_collider_def d = def ? *def : gait_default_collider_def();
+    gait_hooks h = d.hooks;
+    gait__hooks_resolve(&h);
+    const double half_pi = 1.57079632679489661923;
+    const char *bad = NULL;
+    if (d.max_landmarks < 1 || d.max_landmarks > (1 << 20)) bad = "max_landmarks outside 1..1<<20";
+    else if (!(d.walkable_slope > 0 && d.walkable_slope < half_pi)) bad = "walkable_slope outside (0, pi/2)";
+    else if (!(d.ceiling_slope > 0 && d.ceiling_slope < half_pi)) bad = "ceiling_slope outside (0, pi/2)";
+    else if (!(d.sweep_skin >= 0 && d.sweep_skin <= 0.1)) bad = "sweep_skin outside [0, 0.1]";
+    if (bad) {
+        gait__logf(&h, GAIT_LOG_ERROR, "gait_collider_create: %s", bad);
+        return NULL;
+    }
+    gait_collider *c = gait__alloc(&h, sizeof *c);
+    if (!c) {
+        gait__logf(&h, GAIT_LOG_ERROR, "gait_collider_create: out of memory");
+        return NULL;
+    }
+    c->hooks = h;
+    c->def = d;
+    c->def.hooks = h;
+    c->cos_walkable = cos(d.walkable_slope);
+    c->cos_ceiling = cos(d.ceiling_slope);
+    c->sea_level = -INFINITY;
+    c->max_landmarks = d.max_landmarks;
+    size_t n = (size_t)d.max_landmarks;
+    c->slot = gait__alloc(&h, n * sizeof *c->slot);
+    c->generation = gait__alloc(&h, n * sizeof *c->generation);
+    c->free_stack = gait__alloc(&h, n * sizeof *c->free_stack);
+    c->dense_slot = gait__alloc(&h, n * sizeof *c->dense_slot);
+    c->dense_box = gait__alloc(&h, n * 6 * sizeof *c->dense_box);
+    if (!c->slot || !c->generation || !c->free_stack || !c->dense_slot || !c->dense_box) {
+        gait__logf(&h, GAIT_LOG_ERROR, "gait_collider_create: out of memory");
+        gait_collider_destroy(c);
+        return NULL;
+    }
+    /* slots are handed out lowest first: push them in reverse */
+    for (int i = 0; i < d.max_landmarks; i++) {
+        c->free_stack[i] = d.max_landmarks - 1 - i;
+        c->generation[i] = 1;
+    }
+    c->free_count = d.max_landmarks;
+    return c;
+}
+
+static void landmark_free(gait_collider *c, gait__landmark *lm) {
+    if (!lm) return;
+    gait__free(&c->hooks, lm->tris, (size_t)lm->tri_count * sizeof *lm->tris);
+    gait__free(&c->hooks, lm->nodes, (size_t)lm->node_count * sizeof *lm->nodes);
+    gait__free(&c->hooks, lm, sizeof *lm);
+}
+
+void gait_collider_destroy(gait_collider *c) {
+    if (!c) return;
+    size_t n = (size_t)c->max_landmarks;
+    if (c->slot)
+        for (int i = 0; i < c->max_landmarks; i++) landmark_free(c, c->slot[i]);
+    gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
+    gait__free(&c->hooks, c->slot, n * sizeof *c->slot);
+    gait__free(&c->hooks, c->generation, n * sizeof *c->generation);
+    gait__free(&c->hooks, c->free_stack, n * sizeof *c->free_stack);
+    gait__free(&c->hooks, c->dense_slot, n * sizeof *c->dense_slot);
+    gait__free(&c->hooks, c->dense_box, n * 6 * sizeof *c->dense_box);
+    gait_hooks h = c->hooks;
+    gait__free(&h, c, sizeof *c);
+}
+
+const char *gait_collider_last_error(const gait_collider *c) { return c ? c->err : "no collider"; }
+
+/* ---- terrain ---------------------------------------------------------------------------- */
+
+/* Largest heightfield accepted: 2^28 samples (1 GiB of floats). */
+#define MAX_SAMPLES ((size_t)1 << 28)
+
+static gait_status terrain_replace(gait_collider *c, int nx, int nz, double cell, gait_vec3 origin,
+                                   const float *heights, const uint16_t *u16, const uint8_t *u8,
+                                   int stride, double scale) {
+    size_t count = (size_t)nx * (size_t)nz;
+    size_t bytes = count * sizeof(float);
+    float *h = gait__alloc(&c->hooks, bytes);
+    if (!h) return fail(c, GAIT_ERR_OUT_OF_MEMORY, "terrain: out of memory (%zu samples)", count);
+    float lo = FLT_MAX, hi = -FLT_MAX;
+    for (size_t i = 0; i < count; i++) {
+        float v;
+        if (heights) v = heights[i];
+        else if (u16) v = (float)(u16[i * (size_t)stride] / 65535.0 * scale);
+        else v = (float)(u8[i * (size_t)stride] / 255.0 * scale);
+        if (!isfinite(v)) {
+            gait__free(&c->hooks, h, bytes);
+            return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: height #%zu is not finite", i);
+        }
+        h[i] = v;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
+    c->terrain.present = true;
+    c->terrain.nx = nx;
+    c->terrain.nz = nz;
+    c->terrain.cell = cell;
+    c->terrain.origin = origin;
+    c->terrain.h = h;
+    c->terrain.hmin = lo;
+    c->terrain.hmax = hi;
+    c->terrain.bytes = bytes;
+    ok(c);
+    return GAIT_OK;
+}
+
+gait_status gait_collider_set_terrain(gait_collider *c, const gait_heightfield_def *def) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!def) {
+        gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
+        memset(&c->terrain, 0, sizeof c->terrain);
+        ok(c);
+        return GAIT_OK;
+    }
+    if (def->samples_x < 2 || def->samples_z < 2)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: samples_x (%d) and samples_z (%d) must be >= 2", def->samples_x, def->samples_z);
+    if ((size_t)def->samples_x * (size_t)def->samples_z > MAX_SAMPLES)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: more than 2^28 samples");
+    if (!(def->cell_size > 0) || !isfinite(def->cell_size))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: cell_size %g must be finite and > 0", def->cell_size);
+    if (!v3_finite(def->origin))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: origin is not finite");
+    if (!def->heights)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "terrain: heights is NULL");
+    return terrain_replace(c, def->samples_x, def->samples_z, def->cell_size, def->origin,
+                           def->heights, NULL, NULL, 1, 1.0);
+}
+
+gait_status gait_collider_load_heightmap(gait_collider *c, const char *png_path, double cell_size,
+                                         double height_scale, gait_vec3 origin) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!png_path) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap: path is NULL");
+    if (!(cell_size > 0) || !isfinite(cell_size))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: cell_size %g must be finite and > 0", png_path, cell_size);
+    if (!isfinite(height_scale))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: height_scale %g is not finite", png_path, height_scale);
+    if (!v3_finite(origin))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: origin is not finite", png_path);
+    FILE *f = fopen(png_path, "rb");
+    if (!f) return fail(c, GAIT_ERR_IO, "heightmap %s: cannot open the file", png_path);
+    int w = 0, hgt = 0, ch = 0;
+    int is16 = stbi_is_16_bit_from_file(f);
+    fseek(f, 0, SEEK_SET);
+    void *img = is16 ? (void *)stbi_load_from_file_16(f, &w, &hgt, &ch, 0)
+                     : (void *)stbi_load_from_file(f, &w, &hgt, &ch, 0);
+    fclose(f);
+    if (!img) {
+        char why[160];
+        snprintf(why, sizeof why, "%s: not a readable image (%s)", png_path, stbi_failure_reason());
+        return fail(c, GAIT_ERR_FORMAT, "heightmap %s", why);
+    }
+    gait_status st;
+    if (w < 2 || hgt < 2) {
+        st = fail(c, GAIT_ERR_FORMAT, "heightmap %s: image smaller than 2x2", png_path);
+    } else if ((size_t)w * (size_t)hgt > MAX_SAMPLES) {
+        st = fail(c, GAIT_ERR_FORMAT, "heightmap %s: more than 2^28 pixels", png_path);
+    } else {
+        /* image row r is z = origin.z + r * cell: sample (ix, iz) = pixel (ix, iz); colour
+         * images read their first channel (stride = channels) */
+        st = terrain_replace(c, w, hgt, cell_size, origin, NULL, is16 ? (const uint16_t *)img : NULL,
+                             is16 ? NULL : (const uint8_t *)img, ch, height_scale);
+    }
+    stbi_image_free(img);
+    return st;
+}
+
+/* Cell and position inside it of (x, z), terrain-local; false outside. */
+static bool terrain_cell(const gait__terrain *t, double x, double z, int *ix, int *iz, double *fx,
+                         double *fz) {
+    double lx = (x - t->origin.x) / t->cell, lz = (z - t->origin.z) / t->cell;
+    if (!(lx >= 0 && lz >= 0 && lx <= t->nx - 1 && lz <= t->nz - 1)) return false;
+    int cx = (int)lx, cz = (int)lz;
+    if (cx > t->nx - 2) cx = t->nx - 2;
+    if (cz > t->nz - 2) cz = t->nz - 2;
+    *ix = cx;
+    *iz = cz;
+    *fx = lx - cx;
+    *fz = lz - cz;
+    return true;
+}
+
+bool gait_terrain_sample(const gait_collider *c, double x, double z, double *height,
+                         gait_vec3 *normal) {
+    if (!c || !c->terrain.present) return false;
+    const gait__terrain *t = &c->terrain;
+    int ix, iz;
+    double fx, fz;
+    if (!terrain_cell(t, x, z, &ix, &iz, &fx, &fz)) return false;
+    const float *H = t->h;
+    double h00 = H[(size_t)iz * t->nx + ix], h10 = H[(size_t)iz * t->nx + ix + 1];
+    double h01 = H[(size_t)(iz + 1) * t->nx + ix], h11 = H[(size_t)(iz + 1) * t->nx + ix + 1];
+    double gx, gz, h;
+    if (fz >= fx) { /* triangle (p00, p01, p11) */
+        gx = h11 - h01;
+        gz = h01 - h00;
+        h = h00 + fz * gz + fx * gx;
+    } else {        /* triangle (p00, p11, p10) */
+        gx = h10 - h00;
+        gz = h11 - h10;
+        h = h00 + fx * gx + fz * gz;
+    }
+    if (height) *height = t->origin.y + h;
+    if (normal) *normal = v3_norm(v3(-gx / t->cell, 1.0, -gz / t->cell));
+    return true;
+}
+
+static gait_vec3 tvert(const gait__terrain *t, int ix, int iz) {
+    return v3(ix * t->cell, t->h[(size_t)iz * t->nx + ix], iz * t->cell);
+}
+
+/* Edge flag of terrain edge e0-e1 of a triangle (normal n) whose neighbour across it has far
+ * vertex w; no neighbour (the border) is an active edge. */
+static unsigned terrain_edge(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, bool has, gait_vec3 w) {
+    if (!has) return 1;
+    return gait__edge_active(e0, e1, n, w, n) ? 1 : 0;
+}
+
+bool gait__terrain_tri(const gait__terrain *t, int ix, int iz, int half, gait__tri *out) {
+    gait_vec3 p00 = tvert(t, ix, iz), p10 = tvert(t, ix + 1, iz);
+    gait_vec3 p01 = tvert(t, ix, iz + 1), p11 = tvert(t, ix + 1, iz + 1);
+    if (half == 0) {
+        /* (p00, p01, p11): edges p00-p01 (cell ix-1's B, far vertex (ix-1, iz)),
+         * p01-p11 (cell iz+1's B, far vertex (ix+1, iz+2)), p11-p00 (this cell's B, p10) */
+        if (!gait__tri_make(out, p00, p01, p11, 0)) return false;
+        unsigned f = terrain_edge(p00, p01, out->n, ix > 0, ix > 0 ? tvert(t, ix - 1, iz) : p00);
+        f |= terrain_edge(p01, p11, out->n, iz + 2 < t->nz, iz + 2 < t->nz ? tvert(t, ix + 1, iz + 2) : p00) << 1;
+        f |= terrain_edge(p11, p00, out->n, true, p10) << 2;
+        out->flags = f;
+    } else {
+        /* (p00, p11, p10): edges p00-p11 (this cell's A, p01), p11-p10 (cell ix+1's A, far
+         * vertex (ix+2, iz+1)), p10-p00 (cell iz-1's A, far vertex (ix, iz-1)) */
+        if (!gait__tri_make(out, p00, p11, p10, 0)) return false;
+        unsigned f = terrain_edge(p00, p11, out->n, true, p01);
+        f |= terrain_edge(p11, p10, out->n, ix + 2 < t->nx, ix + 2 < t->nx ? tvert(t, ix + 2, iz + 1) : p00) << 1;
+        f |= terrain_edge(p10, p00, out->n, iz > 0, iz > 0 ? tvert(t, ix, iz - 1) : p00) << 2;
+        out->flags = f;
+    }
+    return true;
+}
+
+/* ---- water ------------------------------------------------------------------------------ */
+
+gait_status gait_collider_set_sea_level(gait_collider *c, double level) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (isnan(level) || level == INFINITY)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "sea level %g must be finite or -INFINITY", level);
+    c->sea_level = level;
+    ok(c);
+    return GAIT_OK;
+}
+
+gait_status gait_collider_add_water(gait_collider *c, const gait_water_region *r, int *out_index) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!r) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "water region is NULL");
+    if (!isfinite(r->min_x) || !isfinite(r->min_z) || !isfinite(r->max_x) || !isfinite(r->max_z) ||
+        !isfinite(r->surface))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "water region has a non-finite value");
+    if (!(r->min_x <= r->max_x && r->min_z <= r->max_z))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "water region min > max");
+    if (c->water_count >= GAIT__MAX_WATER)
+        return fail(c, GAIT_ERR_CAPACITY, "water: already %d regions", GAIT__MAX_WATER);
+    c->water[c->water_count] = *r;
+    if (out_index) *out_index = c->water_count;
+    c->water_count++;
+    ok(c);
+    return GAIT_OK;
+}
+
+gait_status gait_collider_clear_water(gait_collider *c) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    c->water_count = 0;
+    ok(c);
+    return GAIT_OK;
+}
+
+bool gait_water_at(const gait_collider *c, double x, double z, double *surface, double *depth) {
+    if (!c || isnan(x) || isnan(z)) return false;
+    double s = c->sea_level;
+    for (int i = 0; i < c->water_count; i++) {
+        const gait_water_region *r = &c->water[i];
+        if (x >= r->min_x && x <= r->max_x && z >= r->min_z && z <= r->max_z && r->surface > s)
+            s = r->surface;
+    }
+    if (s == -INFINITY) return false;
+    double ground, dep = INFINITY;
+    if (gait_terrain_sample(c, x, z, &ground, NULL)) {
+        dep = s - ground;
+        if (!(dep > 0)) return false; /* dry land above the surface: no water covers it */
+    }
+    if (surface) *surface = s;
+    if (depth) *depth = dep;
+    return true;
+}
+
+/* ---- landmarks: edge flags -------------------------------------------------------------- */
+
+/* A vertex key: the float bits, with -0 folded into +0 so equal positions match. */
+static uint32_t fbits(float f) {
+    f += 0.0f;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static int vcmp(const float *a, const float *b) {
+    for (int k = 0; k < 3; k++) {
+        uint32_t x = fbits(a[k]), y = fbits(b[k]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+static uint64_t hash_vert(const float *v, uint64_t h) {
+    for (int k = 0; k < 3; k++) {
+        h ^= fbits(v[k]);
+        h *= 0x100000001b3ull; /* FNV-1a style mixing over 32-bit words */
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static gait__tri ltri_local(const gait__ltri *t) {
+    gait__tri r;
+    gait__tri_make(&r, v3(t->v[0], t->v[1], t->v[2]), v3(t->v[3], t->v[4], t->v[5]),
+                   v3(t->v[6], t->v[7], t->v[8]), t->flags);
+    return r;
+}
+
+/* Marks each edge active unless exactly one neighbour shares it and the crease is flat or
+ * concave. Edges are matched by exact vertex positions through a temporary open-addressing
+ * table (freed before return). */
+static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, int n) {
+    size_t edges = (size_t)n * 3, cap = 16;
+    while (cap < edges * 2) cap <<= 1;
+    /* slot: first edge id + 1 (0 = empty), second edge id, sharing count */
+    uint32_t *first = gait__alloc(&c->hooks, cap * sizeof *first);
+    uint32_t *second = gait__alloc(&c->hooks, cap * sizeof *second);
+    uint8_t *count = gait__alloc(&c->hooks, cap);
+    if (!first || !second || !count) {
+        gait__free(&c->hooks, first, cap * sizeof *first);
+        gait__free(&c->hooks, second, cap * sizeof *second);
+        gait__free(&c->hooks, count, cap);
+        return GAIT_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t e = 0; e < edges; e++) {
+        const float *v = tris[e / 3].v;
+        int i = (int)(e % 3);
+        const float *a = v + 3 * i, *b = v + 3 * ((i + 1) % 3);
+        if (vcmp(a, b) > 0) { const float *tmp = a; a = b; b = tmp; }
+        uint64_t h = hash_vert(b, hash_vert(a, 0xcbf29ce484222325ull));
+        size_t s = (size_t)(h ^ (h >> 32)) & (cap - 1);
+        for (;;) {
+            if (!first[s]) {
+                first[s] = (uint32_t)e + 1;
+                count[s] = 1;
+                break;
+            }
+            uint32_t o = first[s] - 1;
+            const float *ov = tris[o / 3].v;
+            int oi = (int)(o % 3);
+            const float *oa = ov + 3 * oi, *ob = ov + 3 * ((oi + 1) % 3);
+            if (vcmp(oa, ob) > 0) { const float *tmp = oa; oa = ob; ob = tmp; }
+            if (vcmp(a, oa) == 0 && vcmp(b, ob) == 0) {
+                if (count[s] == 1) second[s] = (uint32_t)e;
+                if (count[s] < 255) count[s]++;
+                break;
+            }
+            s = (s + 1) & (cap - 1);
+        }
+    }
+    for (int t = 0; t < n; t++) tris[t].flags = GAIT__EDGES_ALL;
+    for (size_t s = 0; s < cap; s++) {
+        if (count[s] != 2) continue;
+        uint32_t e1 = first[s] - 1, e2 = second[s];
+        for (int side = 0; side < 2; side++) {
+            uint32_t me = side ? e2 : e1, other = side ? e1 : e2;
+            gait__tri tm = ltri_local(&tris[me / 3]), to = ltri_local(&tris[other / 3]);
+            int mi = (int)(me % 3), oi = (int)(other % 3);
+            gait_vec3 w = to.v[(oi + 2) % 3];
+            if (!gait__edge_active(tm.v[mi], tm.v[(mi + 1) % 3], tm.n, w, to.n))
+                tris[me / 3].flags &= ~(1u << mi);
+        }
+    }
+    gait__free(&c->hooks, first, cap * sizeof *first);
+    gait__free(&c->hooks, second, cap * sizeof *second);
+    gait__free(&c->hooks, count, cap);
+    return GAIT_OK;
+}
+
+/* ---- landmarks: octree ------------------------------------------------------------------ */
+
+typedef struct octree_build {
+    const gait__ltri *src;
+    float *cen;             /* 3 per source triangle */
+    uint32_t *perm, *tmp;
+    gait__onode *nodes;
+    int node_count, node_cap;
+} octree_build;
+
+static void node_bounds(octree_build *b, gait__onode *nd, int start, int count) {
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (int i = start; i < start + count; i++) {
+        const float *v = b->src[b->perm[i]].v;
+        for (int k = 0; k < 9; k++) {
+            int a = k % 3;
+            if (v[k] < lo[a]) lo[a] = v[k];
+            if (v[k] > hi[a]) hi[a] = v[k];
+        }
+    }
+    memcpy(nd->min, lo, sizeof lo);
+    memcpy(nd->max, hi, sizeof hi);
+}
+
+/* Node `ni` holds triangles perm[start, start + count) inside the cube (cmin, size). Splits by
+ * centroid octant; a cube whose triangles all fall in one octant is halved again without
+ * making a node (so every inner node has >= 2 children and nodes <= 2 * triangles). */
+static void octree_node(octree_build *b, int ni, int start, int count, const double cmin[3],
+                        double size, int depth) {
+    node_bounds(b, &b->nodes[ni], start, count);
+    double lo[3] = {cmin[0], cmin[1], cmin[2]};
+    int cnt[8];
+    for (;;) {
+        if (count <= GAIT__OCTREE_LEAF_TRIS || depth >= GAIT__OCTREE_MAX_DEPTH) {
+            b->nodes[ni].first = (uint32_t)start;
+            b->nodes[ni].count = (uint32_t)count;
+            b->nodes[ni].children = 0;
+            return;
+        }
+        double half = size * 0.5;
+        double mid[3] = {lo[0] + half, lo[1] + half, lo[2] + half};
+        memset(cnt, 0, sizeof cnt);
+        for (int i = start; i < start + count; i++) {
+            const float *p = b->cen + 3 * b->perm[i];
+            int o = (p[0] >= mid[0]) | ((p[1] >= mid[1]) << 1) | ((p[2] >= mid[2]) << 2);
+            cnt[o]++;
+        }
+        int used = 0, only = 0;
+        for (int o = 0; o < 8; o++)
+            if (cnt[o]) { used++; only = o; }
+        depth++;
+        size = half;
+        if (used > 1) break;
+        for (int k = 0; k < 3; k++) if (only & (1 << k)) lo[k] = mid[k];
+    }
+    double mid[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
+    /* counting sort of this range into octant order */
+    int off[8], at = start;
+    for (int o = 0; o < 8; o++) { off[o] = at; at += cnt[o]; }
+    int pos[8];
+    memcpy(pos, off, sizeof pos);
+    for (int i = start; i < start + count; i++) {
+        const float *p = b->cen + 3 * b->perm[i];
+        int o = (p[0] >= mid[0]) | ((p[1] >= mid[1]) << 1) | ((p[2] >= mid[2]) << 2);
+        b->tmp[pos[o]++] = b->perm[i];
+    }
+    memcpy(b->perm + start, b->tmp + start, (size_t)count * sizeof *b->perm);
+    int used = 0;
+    for (int o = 0; o < 8; o++) used += cnt[o] > 0;
+    int first = b->node_count;
+    b->node_count += used;
+    b->nodes[ni].first = (uint32_t)first;
+    b->nodes[ni].count = 0;
+    b->nodes[ni].children = (uint32_t)used;
+    int k = 0;
+    for (int o = 0; o < 8; o++) {
+        if (!cnt[o]) continue;
+        double cm[3];
+        for (int a = 0; a < 3; a++) cm[a] = (o & (1 << a)) ? mid[a] : lo[a];
+        octree_node(b, first + k, off[o], cnt[o], cm, size, depth);
+        k++;
+    }
+}
+
+/* ---- landmarks: add / remove ------------------------------------------------------------ */
+
+/* Most triangles one landmark may hold (keeps every index and size in 32 bits). */
+#define MAX_LANDMARK_TRIS (1 << 26)
+
+gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *def,
+                                       gait_landmark_id *out_id) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!def) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark: def is NULL");
+    const char *name = def->name ? def->name : "(unnamed)";
+    if (!def->positions || def->vertex_count < 0 || def->triangle_count < 0)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: positions NULL or negative count", name);
+    if (def->triangle_count == 0)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: empty mesh (no triangles)", name);
+    if (def->triangle_count > MAX_LANDMARK_TRIS)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: more than %d triangles", name, MAX_LANDMARK_TRIS);
+    if (!def->indices && (size_t)def->vertex_count < (size_t)def->triangle_count * 3)
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: non-indexed mesh needs 3 vertices per triangle (%d triangles, %d vertices)", name, def->triangle_count, def->vertex_count);
+    if (!v3_finite(def->offset))
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: offset is not finite", name);
+    if (c->free_count == 0)
+        return fail(c, GAIT_ERR_CAPACITY, "landmark %s: already max_landmarks (%d) alive", name, c->max_landmarks);
+
+    /* 1. keep the valid triangles (source order) */
+    size_t ntri = (size_t)def->triangle_count;
+    gait__ltri *src = gait__alloc(&c->hooks, ntri * sizeof *src);
+    if (!src) return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    int kept = 0, skipped = 0, first_bad = -1;
+    for (size_t t = 0; t < ntri; t++) {
+        uint32_t idx[3];
+        bool good = true;
+        for (int k = 0; k < 3; k++) {
+            idx[k] = def->indices ? def->indices[3 * t + k] : (uint32_t)(3 * t + k);
+            if (idx[k] >= (uint32_t)def->vertex_count) good = false;
+        }
+        gait__tri tt;
+        if (good) {
+            const float *P = def->positions;
+            gait_vec3 v[3];
+            for (int k = 0; k < 3; k++) v[k] = v3(P[3 * idx[k]], P[3 * idx[k] + 1], P[3 * idx[k] + 2]);
+            good = gait__tri_make(&tt, v[0], v[1], v[2], 0);
+            if (good) {
+                gait__ltri *o = &src[kept++];
+                for (int k = 0; k < 3; k++) memcpy(o->v + 3 * k, P + 3 * idx[k], 3 * sizeof(float));
+                o->index = (uint32_t)t;
+            }
+        }
+        if (!good) {
+            if (first_bad < 0) first_bad = (int)t;
+            skipped++;
+        }
+    }
+    if (kept == 0) {
+        gait__free(&c->hooks, src, ntri * sizeof *src);
+        return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: no valid triangle (all %zu degenerate: zero area, NaN/Inf or index out of range)", name, ntri);
+    }
+    if (skipped)
+        gait__logf(&c->hooks, GAIT_LOG_WARN,
+                   "collide: landmark %s: skipped %d degenerate triangle(s) (zero area, NaN/Inf or index out of range; first #%d)",
+                   name, skipped, first_bad);
+
+    /* 2. edge flags on the kept triangles, 3. the octree */
+    gait_status st = compute_edge_flags(c, src, kept);
+    size_t cap_nodes = (size_t)kept * 2 + 1;
+    octree_build b = {0};
+    b.src = src;
+    b.cen = gait__alloc(&c->hooks, (size_t)kept * 3 * sizeof(float));
+    b.perm = gait__alloc(&c->hooks, (size_t)kept * sizeof(uint32_t));
+    b.tmp = gait__alloc(&c->hooks, (size_t)kept * sizeof(uint32_t));
+    b.nodes = gait__alloc(&c->hooks, cap_nodes * sizeof *b.nodes);
+    gait__landmark *lm = gait__alloc(&c->hooks, sizeof *lm);
+    gait__ltri *tris = gait__alloc(&c->hooks, (size_t)kept * sizeof *tris);
+    if (st != GAIT_OK || !b.cen || !b.perm || !b.tmp || !b.nodes || !lm || !tris) {
+        gait__free(&c->hooks, b.cen, (size_t)kept * 3 * sizeof(float));
+        gait__free(&c->hooks, b.perm, (size_t)kept * sizeof(uint32_t));
+        gait__free(&c->hooks, b.tmp, (size_t)kept * sizeof(uint32_t));
+        gait__free(&c->hooks, b.nodes, cap_nodes * sizeof *b.nodes);
+        gait__free(&c->hooks, lm, sizeof *lm);
+        gait__free(&c->hooks, tris, (size_t)kept * sizeof *tris);
+        gait__free(&c->hooks, src, ntri * sizeof *src);
+        return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    }
+    double lo[3] = {DBL_MAX, DBL_MAX, DBL_MAX}, hi[3] = {-DBL_MAX, -DBL_MAX, -DBL_MAX};
+    for (int t = 0; t < kept; t++) {
+        b.perm[t] = (uint32_t)t;
+        for (int a = 0; a < 3; a++) {
+            float s = src[t].v[a] + src[t].v[3 + a] + src[t].v[6 + a];
+            b.cen[3 * t + a] = s / 3.0f;
+            if (b.cen[3 * t + a] < lo[a]) lo[a] = b.cen[3 * t + a];
+            if (b.cen[3 * t + a] > hi[a]) hi[a] = b.cen[3 * t + a];
+        }
+    }
+    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    size = size * (1 + 1e-6) + 1e-6; /* every centroid strictly inside the root cube */
+    b.node_count = 1;
+    b.node_cap = (int)cap_nodes;
+    octree_node(&b, 0, 0, kept, lo, size, 0);
+    for (int t = 0; t < kept; t++) tris[t] = src[b.perm[t]];
+
+    /* the node array shrinks to what was used */
+    gait__onode *nodes = gait__alloc(&c->hooks, (size_t)b.node_count * sizeof *nodes);
+    if (nodes) memcpy(nodes, b.nodes, (size_t)b.node_count * sizeof *nodes);
+    gait__free(&c->hooks, b.cen, (size_t)kept * 3 * sizeof(float));
+    gait__free(&c->hooks, b.perm, (size_t)kept * sizeof(uint32_t));
+    gait__free(&c->hooks, b.tmp, (size_t)kept * sizeof(uint32_t));
+    gait__free(&c->hooks, b.nodes, cap_nodes * sizeof *b.nodes);
+    gait__free(&c->hooks, src, ntri * sizeof *src);
+    if (!nodes) {
+        gait__free(&c->hooks, lm, sizeof *lm);
+        gait__free(&c->hooks, tris, (size_t)kept * sizeof *tris);
+        return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    }
+
+    lm->origin = def->offset;
+    lm->tris = tris;
+    lm->tri_count = kept;
+    lm->nodes = nodes;
+    lm->node_count = b.node_count;
+    lm->skipped = skipped;
+    lm->bytes = sizeof *lm + (size_t)kept * sizeof *tris + (size_t)b.node_count * sizeof *nodes;
+    lm->bmin = v3_add(def->offset, v3(nodes[0].min[0], nodes[0].min[1], nodes[0].min[2]));
+    lm->bmax = v3_add(def->offset, v3(nodes[0].max[0], nodes[0].max[1], nodes[0].max[2]));
+
+    int s = c->free_stack[--c->free_count];
+    c->slot[s] = lm;
+    lm->dense = c->live;
+    c->dense_slot[c->live] = s;
+    double *box = c->dense_box + 6 * (size_t)c->live;
+    box[0] = lm->bmin.x; box[1] = lm->bmin.y; box[2] = lm->bmin.z;
+    box[3] = lm->bmax.x; box[4] = lm->bmax.y; box[5] = lm->bmax.z;
+    c->live++;
+    if (out_id) {
+        out_id->index1 = s + 1;
+        out_id->generation = c->generation[s];
+    }
+    ok(c);
+    return GAIT_OK;
+}
+
+static gait__landmark *lookup(const gait_collider *c, gait_landmark_id id) {
+    if (id.index1 < 1 || id.index1 > c->max_landmarks) return NULL;
+    int s = id.index1 - 1;
+    if (!c->slot[s] || c->generation[s] != id.generation) return NULL;
+    return c->slot[s];
+}
+
+gait_status gait_collider_remove_landmark(gait_collider *c, gait_landmark_id id) {
+    if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    gait__landmark *lm = lookup(c, id);
+    if (!lm) return fail(c, GAIT_ERR_STALE_ID, "remove landmark: id {%d, %u} is null, unknown or already removed", (int)id.index1, (unsigned)id.generation);
+    int s = id.index1 - 1;
+    /* swap-remove from the dense list */
+    int d = lm->dense, last = c->live - 1;
+    if (d != last) {
+        int ms = c->dense_slot[last];
+        c->dense_slot[d] = ms;
+        memcpy(c->dense_box + 6 * (size_t)d, c->dense_box + 6 * (size_t)last, 6 * sizeof(double));
+        c->slot[ms]->dense = d;
+    }
+    c->live--;
+    landmark_free(c, lm);
+    c->slot[s] = NULL;
+    c->generation[s]++;
+    if (c->generation[s] == 0) c->generation[s] = 1; /* generation 0 is never handed out */
+    c->free_stack[c->free_count++] = s;
+    ok(c);
+    return GAIT_OK;
+}
+
+gait_status gait_collider_landmark_info(const gait_collider *c, gait_landmark_id id,
+                                        gait_landmark_info *out) {
+    if (!c || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__landmark *lm = lookup(c, id);
+    if (!lm) return GAIT_ERR_STALE_ID; /* const: no message is kept */
+    out->triangle_count = lm->tri_count;
+    out->skipped_count = lm->skipped;
+    out->bounds_min = lm->bmin;
+    out->bounds_max = lm->bmax;
+    out->memory_bytes = lm->bytes;
+    return GAIT_OK;
+}
+
+int gait_collider_landmark_count(const gait_collider *c) { return c ? c->live : 0; }

@@ -1,0 +1,383 @@
+/* Exact triangle kernels of the collision world, in doubles: closest points, capsule overlap,
+ * capsule/sphere sweep (time of impact) and ray against one triangle. The octree queries and
+ * the brute-force reference both call these, so the two give bit-identical answers.
+ *
+ * The sweep is analytic, not iterative: the set of translations that bring a capsule within r
+ * of a triangle is (triangle - segment) grown by r, a convex body whose surface is made of
+ * offset faces, cylinders around edges and spheres around vertices. The first time a ray
+ * enters it is the first time it enters one of those pieces, so the time of impact is the
+ * minimum over a fixed list of ray-vs-plane / cylinder / sphere tests. */
+#include "collide_internal.h"
+
+/* Below this squared length (m^2) a vector is treated as zero (degenerate input). */
+#define TINY2 1e-24
+
+bool gait__tri_make(gait__tri *t, gait_vec3 a, gait_vec3 b, gait_vec3 c, unsigned flags) {
+    if (!v3_finite(a) || !v3_finite(b) || !v3_finite(c)) return false;
+    gait_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+    double n2 = v3_len2(n);
+    /* Zero area relative to the edge lengths (a sliver with no usable normal). */
+    double e2 = fmax(v3_len2(v3_sub(b, a)), fmax(v3_len2(v3_sub(c, b)), v3_len2(v3_sub(a, c))));
+    if (!(n2 > 1e-20 * e2 * e2) || !(n2 > TINY2)) return false;
+    t->v[0] = a;
+    t->v[1] = b;
+    t->v[2] = c;
+    t->n = v3_scale(n, 1.0 / sqrt(n2));
+    t->flags = flags;
+    return true;
+}
+
+/* Closest point of the triangle to p (Voronoi regions, after Ericson, Real-Time Collision
+ * Detection 5.1.5), with the feature it lies on. */
+static gait_vec3 closest_on_tri(gait_vec3 p, const gait__tri *t, int *feature) {
+    gait_vec3 a = t->v[0], b = t->v[1], c = t->v[2];
+    gait_vec3 ab = v3_sub(b, a), ac = v3_sub(c, a), ap = v3_sub(p, a);
+    double d1 = v3_dot(ab, ap), d2 = v3_dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) { *feature = GAIT__FEAT_VERT0; return a; }
+    gait_vec3 bp = v3_sub(p, b);
+    double d3 = v3_dot(ab, bp), d4 = v3_dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) { *feature = GAIT__FEAT_VERT0 + 1; return b; }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        *feature = GAIT__FEAT_EDGE0;
+        return v3_mad(a, ab, d1 / (d1 - d3));
+    }
+    gait_vec3 cp = v3_sub(p, c);
+    double d5 = v3_dot(ab, cp), d6 = v3_dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) { *feature = GAIT__FEAT_VERT0 + 2; return c; }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        *feature = GAIT__FEAT_EDGE0 + 2; /* edge c -> a */
+        return v3_mad(a, ac, d2 / (d2 - d6));
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        *feature = GAIT__FEAT_EDGE0 + 1; /* edge b -> c */
+        return v3_mad(b, v3_sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    double inv = 1.0 / (va + vb + vc);
+    *feature = GAIT__FEAT_FACE;
+    return v3_add(a, v3_add(v3_scale(ab, vb * inv), v3_scale(ac, vc * inv)));
+}
+
+/* Closest points of segments p1-q1 and p2-q2 (Ericson 5.1.9). *s, *t are the parameters. */
+static double seg_seg(gait_vec3 p1, gait_vec3 q1, gait_vec3 p2, gait_vec3 q2, double *s,
+                      double *t, gait_vec3 *c1, gait_vec3 *c2) {
+    gait_vec3 d1 = v3_sub(q1, p1), d2 = v3_sub(q2, p2), r = v3_sub(p1, p2);
+    double a = v3_dot(d1, d1), e = v3_dot(d2, d2), f = v3_dot(d2, r);
+    double ss, tt;
+    if (a <= 0 && e <= 0) {
+        ss = tt = 0;
+    } else if (a <= 0) {
+        ss = 0;
+        tt = clampd(f / e, 0, 1);
+    } else {
+        double c = v3_dot(d1, r);
+        if (e <= 0) {
+            tt = 0;
+            ss = clampd(-c / a, 0, 1);
+        } else {
+            double b = v3_dot(d1, d2), den = a * e - b * b;
+            ss = den > 0 ? clampd((b * f - c * e) / den, 0, 1) : 0;
+            tt = (b * ss + f) / e;
+            if (tt < 0) {
+                tt = 0;
+                ss = clampd(-c / a, 0, 1);
+            } else if (tt > 1) {
+                tt = 1;
+                ss = clampd((b - c) / a, 0, 1);
+            }
+        }
+    }
+    *s = ss;
+    *t = tt;
+    *c1 = v3_mad(p1, d1, ss);
+    *c2 = v3_mad(p2, d2, tt);
+    return v3_len2(v3_sub(*c1, *c2));
+}
+
+/* x (in the triangle's plane) inside the triangle, borders included. */
+static bool inside_tri(gait_vec3 x, const gait__tri *t) {
+    for (int i = 0; i < 3; i++) {
+        gait_vec3 a = t->v[i], b = t->v[(i + 1) % 3];
+        if (v3_dot(v3_cross(v3_sub(b, a), v3_sub(x, a)), t->n) < 0) return false;
+    }
+    return true;
+}
+
+double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_vec3 *seg_pt,
+                             gait_vec3 *tri_pt, int *feature) {
+    gait_vec3 a = t->v[0];
+    double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
+    /* 1. the segment pierces the face */
+    if ((dp <= 0 && dq >= 0) || (dp >= 0 && dq <= 0)) {
+        if (dp != dq) {
+            gait_vec3 x = v3_lerp(p, q, dp / (dp - dq));
+            if (inside_tri(x, t)) {
+                *seg_pt = x;
+                *tri_pt = x;
+                *feature = GAIT__FEAT_FACE;
+                return 0;
+            }
+        }
+    }
+    /* 2. an end of the segment against the triangle */
+    int f;
+    gait_vec3 c = closest_on_tri(p, t, &f);
+    double best = v3_len2(v3_sub(p, c));
+    *seg_pt = p;
+    *tri_pt = c;
+    *feature = f;
+    if (q.x != p.x || q.y != p.y || q.z != p.z) {
+        c = closest_on_tri(q, t, &f);
+        double d2 = v3_len2(v3_sub(q, c));
+        if (d2 < best) { best = d2; *seg_pt = q; *tri_pt = c; *feature = f; }
+        /* 3. the segment against each edge */
+        for (int i = 0; i < 3; i++) {
+            double s, u;
+            gait_vec3 c1, c2;
+            d2 = seg_seg(p, q, t->v[i], t->v[(i + 1) % 3], &s, &u, &c1, &c2);
+            if (d2 < best) {
+                best = d2;
+                *seg_pt = c1;
+                *tri_pt = c2;
+                *feature = u <= 0 ? GAIT__FEAT_VERT0 + i
+                         : u >= 1 ? GAIT__FEAT_VERT0 + (i + 1) % 3 : GAIT__FEAT_EDGE0 + i;
+            }
+        }
+    }
+    return best;
+}
+
+/* Is the feature an internal one (no real crease): an inactive edge, or a vertex whose two
+ * edges in this triangle are both inactive. Contacts there take the face normal. */
+static bool feature_internal(int feature, unsigned flags) {
+    if (feature == GAIT__FEAT_FACE) return false;
+    if (feature < GAIT__FEAT_VERT0) return !(flags & (1u << (feature - GAIT__FEAT_EDGE0)));
+    int v = feature - GAIT__FEAT_VERT0;        /* edges v (v -> v+1) and v+2 (v-1 -> v) */
+    return !(flags & (1u << v)) && !(flags & (1u << ((v + 2) % 3)));
+}
+
+bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
+                       gait__tri_contact *out) {
+    gait_vec3 a = t->v[0];
+    double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
+    if ((dp >= r && dq >= r) || (dp <= -r && dq <= -r)) return false;
+    gait_vec3 sp, tp;
+    int feature;
+    double d2 = gait__seg_tri_closest(p, q, t, &sp, &tp, &feature);
+    if (!(d2 < r * r)) return false;
+    double dist = sqrt(d2);
+    out->point = tp;
+    if (dist > 1e-12) {
+        gait_vec3 n = v3_scale(v3_sub(sp, tp), 1.0 / dist);
+        if (feature_internal(feature, t->flags))
+            n = v3_dot(n, t->n) >= 0 ? t->n : v3_neg(t->n);
+        out->normal = n;
+        out->depth = r - dist;
+    } else {
+        /* The axis touches or crosses the face: push it out to the side most of it is on,
+         * far enough that the whole axis clears the plane by r. */
+        if (dp + dq >= 0) {
+            out->normal = t->n;
+            out->depth = r - fmin(dp, dq);
+        } else {
+            out->normal = v3_neg(t->n);
+            out->depth = r + fmax(dp, dq);
+        }
+    }
+    return out->depth > 0;
+}
+
+/* ---- sweeps --------------------------------------------------------------------------- */
+
+/* Entry time of ray o + t d into the sphere (c, r), t in [0, 1]. */
+static bool ray_sphere(gait_vec3 o, gait_vec3 d, gait_vec3 c, double r, double *t) {
+    gait_vec3 m = v3_sub(o, c);
+    double b = v3_dot(m, d), cc = v3_dot(m, m) - r * r;
+    if (b >= 0) return false;           /* moving away (or not moving) */
+    if (cc <= 0) { *t = 0; return true; } /* touching already (rounding): moving in now */
+    double a = v3_dot(d, d), disc = b * b - a * cc;
+    if (disc < 0) return false;
+    double tt = (-b - sqrt(disc)) / a;
+    if (tt > 1) return false;
+    *t = tt < 0 ? 0 : tt;
+    return true;
+}
+
+/* Entry time of ray o + t d into the cylinder of radius r around segment e0-e1 (its curved
+ * surface only: the ends belong to the vertex spheres). *s: axis parameter of the hit. */
+static bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, double r,
+                         double *t, double *s) {
+    gait_vec3 ax = v3_sub(e1, e0);
+    double ax2 = v3_dot(ax, ax);
+    if (ax2 <= TINY2) return false;
+    gait_vec3 m = v3_sub(o, e0);
+    gait_vec3 dp = v3_sub(d, v3_scale(ax, v3_dot(d, ax) / ax2));
+    gait_vec3 mp = v3_sub(m, v3_scale(ax, v3_dot(m, ax) / ax2));
+    double a = v3_dot(dp, dp), b = v3_dot(mp, dp), c = v3_dot(mp, mp) - r * r;
+    if (a <= TINY2 || b >= 0) return false; /* along the axis, or moving away from it */
+    double tt;
+    if (c <= 0) {
+        tt = 0; /* inside the infinite cylinder now: a hit only if beside the segment */
+    } else {
+        double disc = b * b - a * c;
+        if (disc < 0) return false;
+        tt = (-b - sqrt(disc)) / a;
+        if (tt > 1) return false;
+        if (tt < 0) tt = 0;
+    }
+    double ss = v3_dot(v3_mad(m, d, tt), ax) / ax2;
+    if (ss < 0 || ss > 1) return false;
+    *t = tt;
+    *s = ss;
+    return true;
+}
+
+typedef struct sweep_best {
+    double t;
+    gait_vec3 point, normal;
+    bool found;
+} sweep_best;
+
+/* Keeps the earliest candidate that moves into the surface. The normal of a hit on an
+ * internal feature becomes the face normal; a hit that does not move into its normal is no
+ * hit (a graze, or a slide over an internal edge). */
+static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
+                  gait_vec3 normal, int feature) {
+    if (b->found && tt >= b->t) return;
+    if (feature_internal(feature, t->flags))
+        normal = v3_dot(normal, t->n) >= 0 ? t->n : v3_neg(t->n);
+    if (!(v3_dot(d, normal) < 0)) return;
+    b->t = tt;
+    b->point = point;
+    b->normal = normal;
+    b->found = true;
+}
+
+bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
+                     gait__tri_hit *out) {
+    gait_vec3 a = t->v[0], n = t->n;
+    double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
+    /* the capsule's signed distance to the plane over the whole motion */
+    double lo = fmin(dp, dq) + fmin(0, dn), hi = fmax(dp, dq) + fmax(0, dn);
+    if (lo >= r || hi <= -r) return false;
+
+    gait__tri_contact c0;
+    if (gait__capsule_tri(p, q, r, t, &c0)) {
+        if (!(v3_dot(d, c0.normal) < 0)) return false; /* overlapping but leaving: not in the way */
+        out->t = 0;
+        out->point = c0.point;
+        out->normal = c0.normal;
+        out->start_solid = true;
+        return true;
+    }
+
+    sweep_best b = {0};
+    gait_vec3 u = v3_sub(q, p);
+    bool seg = v3_len2(u) > TINY2;
+    for (int k = 0; k < (seg ? 2 : 1); k++) {
+        gait_vec3 e = k ? q : p;
+        double se = k ? dq : dp, tt, s;
+        /* the end sphere against the face, from the side it starts on */
+        if (dn != 0 && fabs(se) >= r * (1 - 1e-12)) {
+            double side = se >= 0 ? 1 : -1;
+            if (side * dn < 0) {
+                tt = (se - side * r) / -dn;
+                if (tt < 0) tt = 0;
+                if (tt <= 1) {
+                    gait_vec3 x = v3_mad(v3_mad(e, d, tt), n, -side * r);
+                    if (inside_tri(x, t)) offer(&b, t, d, tt, x, v3_scale(n, side), GAIT__FEAT_FACE);
+                }
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
+            if (ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
+                gait_vec3 x = v3_lerp(v0, v1, s);
+                gait_vec3 nn = v3_norm(v3_sub(v3_mad(e, d, tt), x));
+                offer(&b, t, d, tt, x, nn, GAIT__FEAT_EDGE0 + i);
+            }
+            if (ray_sphere(e, d, v0, r, &tt)) {
+                gait_vec3 nn = v3_norm(v3_sub(v3_mad(e, d, tt), v0));
+                offer(&b, t, d, tt, v0, nn, GAIT__FEAT_VERT0 + i);
+            }
+        }
+    }
+    if (seg) {
+        gait_vec3 nd = v3_neg(d);
+        for (int i = 0; i < 3; i++) {
+            gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
+            double tt, s;
+            /* a vertex against the side of the capsule */
+            if (ray_cylinder(v0, nd, p, q, r, &tt, &s)) {
+                gait_vec3 axis_pt = v3_mad(v3_lerp(p, q, s), d, tt);
+                offer(&b, t, d, tt, v0, v3_norm(v3_sub(axis_pt, v0)), GAIT__FEAT_VERT0 + i);
+            }
+            /* an edge against the side of the capsule: the two lines reach distance r along
+             * their common normal, with both closest points inside their segments */
+            gait_vec3 e = v3_sub(v1, v0);
+            gait_vec3 m = v3_cross(u, e);
+            double m2 = v3_len2(m);
+            if (m2 <= 1e-18 * v3_len2(u) * v3_len2(e)) continue; /* parallel: ends cover it */
+            m = v3_scale(m, 1.0 / sqrt(m2));
+            double s0 = v3_dot(v3_sub(p, v0), m), ds = v3_dot(d, m);
+            if (fabs(s0) < r * (1 - 1e-12)) continue; /* within the slab already: ends cover it */
+            double side = s0 >= 0 ? 1 : -1;
+            if (!(side * ds < 0)) continue;
+            tt = (s0 - side * r) / -ds;
+            if (tt < 0) tt = 0;
+            if (tt > 1) continue;
+            gait_vec3 w = v3_sub(v3_mad(p, d, tt), v0);
+            double A = v3_dot(u, u), B = v3_dot(u, e), C = v3_dot(e, e);
+            double D = v3_dot(u, w), E = v3_dot(e, w), den = A * C - B * B;
+            if (!(den > 0)) continue;
+            double sa = (B * E - C * D) / den, sb = (A * E - B * D) / den;
+            if (sa < 0 || sa > 1 || sb < 0 || sb > 1) continue;
+            offer(&b, t, d, tt, v3_mad(v0, e, sb), v3_scale(m, side), GAIT__FEAT_EDGE0 + i);
+        }
+    }
+    if (!b.found) return false;
+    out->t = b.t;
+    out->point = b.point;
+    out->normal = b.normal;
+    out->start_solid = false;
+    return true;
+}
+
+bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out) {
+    /* Moller-Trumbore, two-sided, borders included. */
+    gait_vec3 e1 = v3_sub(t->v[1], t->v[0]), e2 = v3_sub(t->v[2], t->v[0]);
+    gait_vec3 pv = v3_cross(d, e2);
+    double det = v3_dot(e1, pv);
+    if (det == 0) return false;
+    double inv = 1.0 / det;
+    gait_vec3 tv = v3_sub(o, t->v[0]);
+    double u = v3_dot(tv, pv) * inv;
+    if (u < 0 || u > 1) return false;
+    gait_vec3 qv = v3_cross(tv, e1);
+    double v = v3_dot(d, qv) * inv;
+    if (v < 0 || u + v > 1) return false;
+    double tt = v3_dot(e2, qv) * inv;
+    if (tt < 0 || tt > 1) return false;
+    out->t = tt;
+    out->point = v3_mad(o, d, tt);
+    out->normal = v3_dot(d, t->n) > 0 ? v3_neg(t->n) : t->n;
+    out->start_solid = false;
+    return true;
+}
+
+bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gait_vec3 nn) {
+    (void)nn;
+    gait_vec3 rel = v3_sub(w, e0);
+    double len = v3_len(rel);
+    double s = v3_dot(rel, n);          /* height of the neighbour's far vertex over our plane */
+    /* 1e-6 rad: a crease flatter than this is a tessellated flat surface */
+    if (fabs(s) <= 1e-6 * len) {
+        /* coplanar: flat unless the neighbour folds back over this triangle (a zero-thickness
+         * fin), whose edge is a real border */
+        gait_vec3 inward = v3_cross(n, v3_sub(e1, e0));
+        return v3_dot(rel, inward) > 0;
+    }
+    return s < 0; /* neighbour bends away below our plane: convex crease; above: concave */
+}

@@ -1,0 +1,161 @@
+/* Internal to the collision world: the collider's layout, the landmark octree and the exact
+ * triangle kernels shared by the tree queries and the brute-force reference path.
+ *
+ * Coordinates: a landmark keeps its triangles as the float positions it was given, relative to
+ * its double `origin` (= gait_mesh_def.offset). That is exactly the input, so nothing is lost,
+ * and it halves the memory a query walks compared with doubles. A query is moved into the
+ * landmark's frame once (query - origin, in doubles) and every kernel runs in doubles there.
+ * The terrain does the same with its own origin. */
+#ifndef GAIT_COLLIDE_INTERNAL_H
+#define GAIT_COLLIDE_INTERNAL_H
+
+#include "gait/collide.h"
+#include "core.h"
+#include "vec.h"
+
+/* Edge flags of a triangle: bit i says edge i (vertex i -> vertex i+1) is "active", i.e. a real
+ * convex crease or an open border. Inactive edges (coplanar or concave neighbour) never turn a
+ * contact normal away from the face normal: that is the internal-edge ("ghost collision") fix. */
+#define GAIT__EDGE0 1u
+#define GAIT__EDGE1 2u
+#define GAIT__EDGE2 4u
+#define GAIT__EDGES_ALL 7u
+
+/* Which feature of a triangle holds the closest point. */
+enum {
+    GAIT__FEAT_FACE = 0,
+    GAIT__FEAT_EDGE0 = 1, /* .. EDGE2 = 3: edge i */
+    GAIT__FEAT_VERT0 = 4  /* .. VERT2 = 6: vertex i */
+};
+
+/* One stored landmark triangle: 9 floats (landmark-local, m), its index in the mesh as given,
+ * and its edge flags. 44 bytes; the array is in octree-leaf order. */
+typedef struct gait__ltri {
+    float v[9];
+    uint32_t index;
+    uint32_t flags;
+} gait__ltri;
+
+/* Octree node. Subdivision is by triangle centroid into the 8 octants of the node's cube, so
+ * each triangle lives in exactly one leaf (no duplicates, nothing to de-duplicate in a query);
+ * the node's box is the tight bounds of every triangle under it (a "loose" octree), which is
+ * what queries cull against. Children of a node are stored contiguously. */
+typedef struct gait__onode {
+    float min[3], max[3];   /* tight bounds, landmark-local (m) */
+    uint32_t first;         /* leaf: first triangle; inner: first child node */
+    uint16_t count;         /* leaf: triangle count (>0); inner: 0 */
+    uint16_t children;      /* inner: number of child nodes (1..8); leaf: 0 */
+} gait__onode;
+
+/* Depth cap of the octree; a traversal stack of 8 * depth entries can never overflow. */
+#define GAIT__OCTREE_MAX_DEPTH 20
+#define GAIT__OCTREE_LEAF_TRIS 8
+#define GAIT__STACK_SIZE (8 * (GAIT__OCTREE_MAX_DEPTH + 2))
+
+typedef struct gait__landmark {
+    gait_vec3 origin;           /* world position of the local frame (m) */
+    gait_vec3 bmin, bmax;       /* world bounds (m) */
+    gait__ltri *tris;
+    int tri_count;
+    gait__onode *nodes;
+    int node_count;
+    int skipped;
+    int dense;                  /* position in the collider's dense array */
+    size_t bytes;
+} gait__landmark;
+
+typedef struct gait__terrain {
+    bool present;
+    int nx, nz;                 /* samples */
+    double cell;                /* m */
+    gait_vec3 origin;
+    float *h;                   /* nx * nz heights (m, without origin.y) */
+    float hmin, hmax;
+    size_t bytes;
+} gait__terrain;
+
+#define GAIT__MAX_WATER 256
+
+struct gait_collider {
+    gait_hooks hooks;
+    gait_collider_def def;
+    double cos_walkable, cos_ceiling;
+    char err[256];
+
+    gait__terrain terrain;
+
+    double sea_level;
+    gait_water_region water[GAIT__MAX_WATER];
+    int water_count;
+
+    /* Landmark slots (ids) and the dense list of live landmarks the queries scan. */
+    int max_landmarks;
+    gait__landmark **slot;      /* max_landmarks; NULL when free */
+    uint32_t *generation;       /* max_landmarks */
+    int *free_stack;            /* max_landmarks */
+    int free_count;
+    int *dense_slot;            /* live landmarks: their slot */
+    double *dense_box;          /* live landmarks: world bounds, 6 doubles (min xyz, max xyz) */
+    int live;
+};
+
+/* ---- kernels (collide_geom.c): doubles, one triangle at a time ---------------------------- */
+
+typedef struct gait__tri {
+    gait_vec3 v[3];
+    gait_vec3 n;                /* unit face normal (counter-clockwise front) */
+    unsigned flags;             /* GAIT__EDGE* */
+} gait__tri;
+
+/* Builds a triangle; false when degenerate (area ~ 0 or non-finite). */
+bool gait__tri_make(gait__tri *t, gait_vec3 a, gait_vec3 b, gait_vec3 c, unsigned flags);
+
+/* Closest points between segment p-q and the triangle. Returns the squared distance; writes
+ * the segment point, the triangle point and the triangle feature holding it. */
+double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_vec3 *seg_pt,
+                             gait_vec3 *tri_pt, int *feature);
+
+/* Capsule (segment p-q, radius r) against a triangle: true with a contact when they overlap
+ * (depth > 0). The normal points from the triangle to the capsule axis, with the internal
+ * edge fix applied. */
+typedef struct gait__tri_contact {
+    gait_vec3 point, normal;
+    double depth;
+} gait__tri_contact;
+bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
+                       gait__tri_contact *out);
+
+/* First time t in [0, 1] at which the capsule p-q (radius r) moved by d touches the triangle.
+ * r == 0 with p == q is a ray. *start_solid says it overlapped at t = 0 while moving into
+ * the triangle (then t = 0). Hits on inactive edges use the face normal and are dropped when
+ * the motion does not go into the face. */
+typedef struct gait__tri_hit {
+    double t;
+    gait_vec3 point, normal;
+    bool start_solid;
+} gait__tri_hit;
+bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
+                     gait__tri_hit *out);
+bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out);
+
+/* Edge flag for edge (e0, e1) of a triangle with unit normal n, given the vertex w of the
+ * neighbour across that edge that is not on it: true = active (convex crease). */
+bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gait_vec3 nn);
+
+/* ---- internal query entry points (collide_query.c) ---------------------------------------- */
+
+/* brute != 0 tests every triangle of every landmark and every terrain cell, no tree and no
+ * top-level culling: the reference the unit tests compare the octree against. */
+int gait__capsule_overlap_ex(const gait_collider *c, const gait_capsule *capsule,
+                             const gait_filter *filter, gait_contact_point *out, int capacity,
+                             bool *truncated, int brute);
+bool gait__capsule_sweep_ex(const gait_collider *c, const gait_capsule *capsule, gait_vec3 delta,
+                            const gait_filter *filter, gait_hit *out, int brute);
+bool gait__ray_cast_ex(const gait_collider *c, gait_vec3 origin, gait_vec3 delta,
+                       const gait_filter *filter, gait_hit *out, int brute);
+
+/* Terrain triangle (cell ix, iz, half 0 = (p00,p01,p11), 1 = (p00,p11,p10)) in the terrain's
+ * local frame (origin subtracted), with edge flags from its grid neighbours. */
+bool gait__terrain_tri(const gait__terrain *t, int ix, int iz, int half, gait__tri *out);
+
+#endif

@@ -1,0 +1,232 @@
+/* The octree (and the terrain row walk, and the top-level culling) must give exactly what
+ * testing every triangle gives: 10,000 random queries on a random scene, compared bit for bit
+ * with the brute-force path. Sweeps are also checked against the overlap query: just before
+ * the reported time nothing overlaps, just after, the reported triangle does. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "collide_fixtures.h"
+#include "collide_internal.h"
+
+typedef struct rng { uint32_t s; } rng;
+static double rnd(rng *r) { r->s = r->s * 1664525u + 1013904223u; return (double)(r->s >> 8) / 16777216.0; }
+static double rr(rng *r, double a, double b) { return a + (b - a) * rnd(r); }
+static gait_vec3 rv(rng *r, double lo, double hi) {
+    gait_vec3 v = {rr(r, lo, hi), rr(r, lo * 0.3, hi * 0.3), rr(r, lo, hi)};
+    return v;
+}
+
+#define MAX_LM 16
+typedef struct scene {
+    gait_collider *c;
+    gait_landmark_id ids[MAX_LM];
+    int n;
+} scene;
+
+static void build_scene(scene *s, rng *r) {
+    s->c = make_collider(NULL);
+    /* terrain: 17 x 17 samples, 1.25 m cells, centred, bumps of +-1 m */
+    float hs[17 * 17];
+    for (int i = 0; i < 17 * 17; i++) hs[i] = (float)rr(r, -1, 1);
+    gait_heightfield_def hd = {17, 17, 1.25, {-10, -0.5, -10}, hs};
+    gait_collider_set_terrain(s->c, &hd);
+    s->n = 0;
+    /* boxes (shared edges: convex creases), at offsets */
+    for (int i = 0; i < 5; i++) {
+        float lo[3] = {(float)rr(r, -1, 0), (float)rr(r, -1, 0), (float)rr(r, -1, 0)};
+        float hi[3] = {(float)rr(r, 0.2, 2), (float)rr(r, 0.2, 3), (float)rr(r, 0.2, 2)};
+        float t[108];
+        box_tris(t, lo, hi);
+        gait_vec3 off = rv(r, -8, 8);
+        s->ids[s->n++] = add_tris(s->c, t, 12, off);
+    }
+    /* triangle soups */
+    for (int i = 0; i < 5; i++) {
+        int nt = 40 + (int)(rnd(r) * 160);
+        float *t = malloc(sizeof(float) * 9 * (size_t)nt);
+        gait_vec3 ctr = rv(r, -3, 3);
+        for (int k = 0; k < nt; k++) {
+            gait_vec3 base = rv(r, -3, 3);
+            for (int v = 0; v < 3; v++) {
+                t[k * 9 + v * 3] = (float)(base.x + rr(r, -0.8, 0.8));
+                t[k * 9 + v * 3 + 1] = (float)(base.y + rr(r, -0.8, 0.8));
+                t[k * 9 + v * 3 + 2] = (float)(base.z + rr(r, -0.8, 0.8));
+            }
+        }
+        s->ids[s->n++] = add_tris(s->c, t, nt, ctr);
+        free(t);
+    }
+    /* flat tessellated floors and a bent sheet (internal edges), one far from the origin */
+    for (int i = 0; i < 3; i++) {
+        int n = 12;
+        float *t = malloc(sizeof(float) * 9 * 2 * (size_t)(n * n));
+        floor_grid(t, n, -3, -3, 6, 0, 0.6f, 77u + (unsigned)i);
+        if (i == 2) /* bend: lift the vertices with x > 0 along a ramp */
+            for (int k = 0; k < n * n * 2 * 3; k++)
+                if (t[k * 3] > 0) t[k * 3 + 1] = t[k * 3] * 0.5f;
+        gait_vec3 off = rv(r, -6, 6);
+        off.y = rr(r, -0.5, 1.5);
+        s->ids[s->n++] = add_tris(s->c, t, n * n * 2, off);
+        free(t);
+    }
+}
+
+static int by_key(const void *a, const void *b) {
+    const gait_contact_point *x = a, *y = b;
+    if (x->landmark.index1 != y->landmark.index1) return x->landmark.index1 < y->landmark.index1 ? -1 : 1;
+    return (x->triangle > y->triangle) - (x->triangle < y->triangle);
+}
+
+static void random_filter(rng *r, const scene *s, gait_filter *f, const gait_filter **fp) {
+    memset(f, 0, sizeof *f);
+    *fp = NULL;
+    double u = rnd(r);
+    if (u < 0.6) return;
+    *fp = f;
+    if (u < 0.7) f->skip_terrain = true;
+    else if (u < 0.75) f->skip_landmarks = true;
+    else if (u < 0.85) f->ignore = s->ids[(int)(rnd(r) * s->n)];
+    else {
+        f->ignore = s->ids[(int)(rnd(r) * s->n)];
+        f->ignore_region_only = true;
+        f->region_min = rv(r, -8, 8);
+        f->region_max = f->region_min;
+        f->region_max.x += rr(r, 0, 4);
+        f->region_max.y += rr(r, 0, 4);
+        f->region_max.z += rr(r, 0, 4);
+    }
+    if (rnd(r) < 0.3) f->walkable_slope = rr(r, 0.2, 1.4);
+}
+
+static bool same_hit(const gait_hit *a, const gait_hit *b) {
+    return a->fraction == b->fraction && a->distance == b->distance &&
+           memcmp(&a->point, &b->point, sizeof a->point) == 0 &&
+           memcmp(&a->normal, &b->normal, sizeof a->normal) == 0 &&
+           a->landmark.index1 == b->landmark.index1 && a->landmark.generation == b->landmark.generation &&
+           a->triangle == b->triangle && a->start_solid == b->start_solid;
+}
+
+TEST(collide_octree_equals_brute_force_10000_queries) {
+    rng r = {12345};
+    scene s;
+    build_scene(&s, &r);
+    enum { CAP = 256 };
+    static gait_contact_point a[CAP], b[CAP];
+    int overlaps = 0, contacts = 0, sweeps = 0, sweep_hits = 0, rays = 0, ray_hits = 0, solid = 0;
+    int mismatches = 0;
+    for (int i = 0; i < 10000; i++) {
+        gait_filter f;
+        const gait_filter *fp;
+        random_filter(&r, &s, &f, &fp);
+        gait_vec3 p = rv(&r, -9, 9);
+        gait_vec3 q = p;
+        if (rnd(&r) < 0.8) { q.x += rr(&r, -1, 1); q.y += rr(&r, -1.5, 1.5); q.z += rr(&r, -1, 1); }
+        double rad = rr(&r, 0.05, 0.9);
+        gait_capsule cap = {p, q, rad};
+        int kind = i % 10;
+        if (kind < 4) {
+            bool ta, tb;
+            int na = gait__capsule_overlap_ex(s.c, &cap, fp, a, CAP, &ta, 0);
+            int nb = gait__capsule_overlap_ex(s.c, &cap, fp, b, CAP, &tb, 1);
+            CHECK(!ta && !tb);
+            overlaps++;
+            contacts += na;
+            if (na != nb) { mismatches++; CHECK_EQ_INT(na, nb); continue; }
+            qsort(a, (size_t)na, sizeof *a, by_key);
+            qsort(b, (size_t)nb, sizeof *b, by_key);
+            for (int k = 0; k < na; k++) {
+                bool same = memcmp(&a[k].point, &b[k].point, sizeof a[k].point) == 0 &&
+                            memcmp(&a[k].normal, &b[k].normal, sizeof a[k].normal) == 0 &&
+                            a[k].depth == b[k].depth && a[k].cls == b[k].cls &&
+                            a[k].landmark.index1 == b[k].landmark.index1 && a[k].triangle == b[k].triangle;
+                if (!same) mismatches++;
+                CHECK(same);
+            }
+        } else if (kind < 9) {
+            gait_vec3 d = rv(&r, -6, 6);
+            gait_hit ha, hb;
+            memset(&ha, 0, sizeof ha);
+            memset(&hb, 0, sizeof hb);
+            bool fa, fb;
+            if (kind < 7) { /* capsule sweep (7 in 10: 3 capsules, 2 spheres) */
+                if (kind >= 5) cap.b = cap.a;
+                fa = gait__capsule_sweep_ex(s.c, &cap, d, fp, &ha, 0);
+                fb = gait__capsule_sweep_ex(s.c, &cap, d, fp, &hb, 1);
+                sweeps++;
+                sweep_hits += fa;
+                solid += fa && ha.start_solid;
+            } else {
+                fa = gait__ray_cast_ex(s.c, p, d, fp, &ha, 0);
+                fb = gait__ray_cast_ex(s.c, p, d, fp, &hb, 1);
+                rays++;
+                ray_hits += fa;
+            }
+            CHECK(fa == fb);
+            if (fa != fb || (fa && !same_hit(&ha, &hb))) {
+                mismatches++;
+                CHECK(fa == fb && same_hit(&ha, &hb));
+            }
+        } else {
+            /* the public entry points agree with the _ex ones */
+            gait_hit ha, hb;
+            gait_vec3 d = rv(&r, -4, 4);
+            bool fa = gait_collider_sphere_cast(s.c, p, rad, d, fp, &ha);
+            cap.b = cap.a;
+            bool fb = gait__capsule_sweep_ex(s.c, &cap, d, fp, &hb, 1);
+            CHECK(fa == fb);
+            if (fa && fb) CHECK(same_hit(&ha, &hb));
+        }
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    /* the scene is busy enough for the comparison to mean something */
+    CHECK(contacts > overlaps);
+    CHECK(sweep_hits > sweeps / 4 && sweep_hits < sweeps);
+    CHECK(ray_hits > rays / 5);
+    CHECK(solid > 0 && solid < sweep_hits);
+    printf("  equivalence: %d overlaps (%d contacts), %d sweeps (%d hits, %d start solid), %d rays (%d hits)\n",
+           overlaps, contacts, sweeps, sweep_hits, solid, rays, ray_hits);
+    gait_collider_destroy(s.c);
+}
+
+/* Sweeps that start clear: just before the reported time the shape overlaps nothing (deeper
+ * than rounding), at the time plus a hair it overlaps the reported triangle. */
+TEST(collide_sweep_time_agrees_with_overlap) {
+    rng r = {999};
+    scene s;
+    build_scene(&s, &r);
+    static gait_contact_point ct[256];
+    int checked = 0;
+    for (int i = 0; i < 3000 && checked < 600; i++) {
+        gait_vec3 p = rv(&r, -9, 9), q = p;
+        if (i % 2) { q.x += rr(&r, -1, 1); q.y += rr(&r, -1.5, 1.5); q.z += rr(&r, -1, 1); }
+        gait_capsule cap = {p, q, rr(&r, 0.05, 0.9)};
+        if (gait_collider_capsule_overlap(s.c, &cap, NULL, ct, 256, NULL) != 0) continue;
+        gait_vec3 d = rv(&r, -6, 6);
+        gait_hit h;
+        if (!gait__capsule_sweep_ex(s.c, &cap, d, NULL, &h, 0)) continue;
+        double len = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+        double t = h.fraction + 0.002 / len; /* undo the skin */
+        if (h.fraction == 0) continue;       /* the skin ate all of it: t is not exact */
+        checked++;
+        double before = t - 1e-7 / len, after = t + 1e-6 / len;
+        gait_capsule cb = cap, ca = cap;
+        cb.a.x += d.x * before; cb.a.y += d.y * before; cb.a.z += d.z * before;
+        cb.b.x += d.x * before; cb.b.y += d.y * before; cb.b.z += d.z * before;
+        ca.a.x += d.x * after; ca.a.y += d.y * after; ca.a.z += d.z * after;
+        ca.b.x += d.x * after; ca.b.y += d.y * after; ca.b.z += d.z * after;
+        int nb = gait_collider_capsule_overlap(s.c, &cb, NULL, ct, 256, NULL);
+        double deepest = 0;
+        for (int k = 0; k < nb; k++) deepest = fmax(deepest, ct[k].depth);
+        CHECK_MSG(deepest < 1e-9, "query %d: overlap %.3g before the sweep's time", i, deepest);
+        int na = gait_collider_capsule_overlap(s.c, &ca, NULL, ct, 256, NULL);
+        bool found = false;
+        for (int k = 0; k < na; k++)
+            if (ct[k].landmark.index1 == h.landmark.index1 && ct[k].triangle == h.triangle) found = true;
+        CHECK_MSG(found, "query %d: the hit triangle %d/%d is not touched after the time", i,
+                  h.landmark.index1, h.triangle);
+    }
+    CHECK(checked >= 300);
+    gait_collider_destroy(s.c);
+}
