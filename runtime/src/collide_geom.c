@@ -171,7 +171,9 @@ bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
     out->point = tp;
     if (dist > 1e-12) {
         gait_vec3 n = v3_scale(v3_sub(sp, tp), 1.0 / dist);
-        if (feature_internal(feature, t->flags))
+        /* the face itself, or an internal feature: exactly the face normal (the difference
+         * above carries rounding in its tangential part) */
+        if (feature == GAIT__FEAT_FACE || feature_internal(feature, t->flags))
             n = v3_dot(n, t->n) >= 0 ? t->n : v3_neg(t->n);
         out->normal = n;
         out->depth = r - dist;
@@ -234,6 +236,12 @@ static bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, d
     return true;
 }
 
+/* The motion goes into a surface of this normal: by more than 1e-9 rad, so a slide along a
+ * surface (whose dot product is rounding noise of either sign) is never a hit. */
+static bool moves_into(gait_vec3 d, gait_vec3 normal) {
+    return v3_dot(d, normal) < -1e-9 * v3_len(d);
+}
+
 typedef struct sweep_best {
     double t;
     gait_vec3 point, normal;
@@ -248,7 +256,7 @@ static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gai
     if (b->found && tt >= b->t) return;
     if (feature_internal(feature, t->flags))
         normal = v3_dot(normal, t->n) >= 0 ? t->n : v3_neg(t->n);
-    if (!(v3_dot(d, normal) < 0)) return;
+    if (!moves_into(d, normal)) return;
     b->t = tt;
     b->point = point;
     b->normal = normal;
@@ -265,7 +273,8 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
 
     gait__tri_contact c0;
     if (gait__capsule_tri(p, q, r, t, &c0)) {
-        if (!(v3_dot(d, c0.normal) < 0)) return false; /* overlapping but leaving: not in the way */
+        /* overlapping but leaving, or sliding along it: not in the way */
+        if (!moves_into(d, c0.normal)) return false;
         out->t = 0;
         out->point = c0.point;
         out->normal = c0.normal;
