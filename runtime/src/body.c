@@ -1,43 +1,402 @@
 /* The kinematic capsule (SPEC §3).
- * First cut: terrain-following on the heightfield with gravity, jump and the state speeds, so
- * the world's step runs end to end; collision with landmarks, walls, climbing, gliding and
- * swimming land with the body's full implementation. */
+ *
+ * The body is a capsule whose feet are its position. It is moved by queries, never by a solver:
+ *   - landmarks (triangle meshes) are met by capsule sweeps: collide-and-slide in the manner of
+ *     Box2D v3's mover (cast -> collect the plane hit -> clip the rest of the move against every
+ *     plane met so far -> cast again), a few iterations a step;
+ *   - the terrain is read through its height function (gait's design: a heightfield needs no
+ *     triangle tests; the feet stand exactly on it and cannot tunnel through it);
+ *   - after the move the capsule is pushed out of any landmark it still overlaps (a plane solve
+ *     over the overlap's contacts), and the contacts are classified floor / wall / ceiling.
+ * Sweeps stop `sweep_skin` short of a surface, so a body at rest does not overlap and the
+ * push-out query normally finds nothing.
+ *
+ * Determinism: doubles only, a fixed number of iterations, no time-dependent tolerance; the
+ * same inputs give the same bits (the Makefile builds with -ffp-contract=off). A step allocates
+ * nothing: every scratch array below lives on the stack. */
 #include "world_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "vec.h"
 
-static double ground_below(gait_world *w, gait_vec3 p) {
-    double h;
-    gait_vec3 n;
-    if (gait_terrain_sample(gait_world_collider(w), p.x, p.z, &h, &n)) return h;
-    return -INFINITY;
+#define SLIDE_ITERS 4          /* casts per slide: a corner needs 2-3 */
+#define MAX_PLANES 8
+#define MAX_CONTACTS 16
+#define PUSH_PASSES 2
+#define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
+#define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
+#define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
+                                  (provisional) */
+#define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
+                                  collider's default ceiling_slope) */
+#define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
+#define HEIGHT_PROBE 1000.0    /* m: farthest a height-above-ground probe looks down */
+
+static const gait_vec3 UP = {0, 1, 0};
+
+/* ---- geometry helpers -------------------------------------------------------------------- */
+
+static gait_capsule capsule_at(const gait__mover *m, gait_vec3 feet) {
+    gait_capsule c;
+    c.a = v3(feet.x, feet.y + m->radius, feet.z);
+    c.b = v3(feet.x, feet.y + m->height - m->radius, feet.z);
+    c.radius = m->radius;
+    return c;
 }
 
-static void write_contact(gait_world *w, gait__character *ch, const gait_locomotion *num) {
-    double g = ground_below(w, ch->position);
-    double above = ch->position.y - g;
-    ch->contact.grounded = isfinite(g) && above <= 1e-6 && ch->velocity.y <= 0;
-    ch->contact.rising = ch->velocity.y > 0;
-    ch->contact.height_above_ground = isfinite(g) ? above : INFINITY;
-    double surface, depth;
-    if (gait_water_at(gait_world_collider_const(w), ch->position.x, ch->position.z, &surface, &depth)) {
-        ch->contact.water_depth = depth;
-        ch->contact.submersion = surface - ch->position.y;
-    } else {
-        ch->contact.water_depth = 0;
-        ch->contact.submersion = -INFINITY;
+static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+    gait_capsule c = capsule_at(m, feet);
+    return gait_collider_capsule_sweep(m->collider, &c, d, &m->filter, hit);
+}
+
+static bool terrain_at(const gait__mover *m, double x, double z, double *h, gait_vec3 *n) {
+    return gait_terrain_sample(m->collider, x, z, h, n);
+}
+
+static gait_vec3 horizontal(gait_vec3 v) { return v3(v.x, 0, v.z); }
+
+static bool is_floor(const gait__mover *m, gait_vec3 n) { return n.y >= m->cos_walkable; }
+static bool is_ceiling(gait_vec3 n) { return n.y <= -COS_CEILING; }
+
+/* Removes the part of v that goes into the plane n. */
+static gait_vec3 clip_plane(gait_vec3 v, gait_vec3 n) {
+    double d = v3_dot(v, n);
+    return d < 0 ? v3_mad(v, n, -d) : v;
+}
+
+static bool enters_any(gait_vec3 v, const gait_vec3 *pl, int np, int skip_a, int skip_b) {
+    for (int k = 0; k < np; k++)
+        if (k != skip_a && k != skip_b && v3_dot(v, pl[k]) < -1e-12) return true;
+    return false;
+}
+
+/* The part of v that enters none of the planes: along one plane if that suffices, else along
+ * the crease of two, else nothing (a corner of three holds the body still, it never wedges). */
+static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
+    if (!enters_any(v, pl, np, -1, -1)) return v;
+    for (int i = 0; i < np; i++) {
+        gait_vec3 w = clip_plane(v, pl[i]);
+        if (!enters_any(w, pl, np, i, -1)) return w;
     }
-    (void)num;
+    for (int i = 0; i < np; i++)
+        for (int j = i + 1; j < np; j++) {
+            gait_vec3 dir = v3_cross(pl[i], pl[j]);
+            double l = v3_len(dir);
+            if (l < 1e-6) continue;
+            dir = v3_scale(dir, 1.0 / l);
+            gait_vec3 w = v3_scale(dir, v3_dot(v, dir));
+            if (!enters_any(w, pl, np, i, j)) return w;
+        }
+    return v3(0, 0, 0);
 }
 
-void gait__body_place(gait_world *w, gait__character *ch) {
-    double g = ground_below(w, ch->position);
-    if (isfinite(g)) ch->position.y = g;
-    ch->velocity = v3(0, 0, 0);
-    write_contact(w, ch, gait_world_locomotion(w, ch->body_type));
+/* A hit on an edge or corner reports a normal tilted by the capsule's roundness even when the
+ * surface past the edge is flat (a stair's tread seen from its nose). The face just beyond the
+ * contact point, away from the capsule's axis, decides: a short ray down onto it. */
+static bool edge_supports(const gait__mover *m, gait_vec3 feet, gait_vec3 point) {
+    gait_vec3 away = v3_norm(horizontal(v3_sub(point, feet)));
+    gait_vec3 o = v3_add(v3_mad(point, away, 0.02), v3(0, 0.05, 0));
+    gait_hit hit;
+    if (!gait_collider_ray_cast(m->collider, o, v3(0, -0.1, 0), &m->filter, &hit)) return false;
+    return is_floor(m, hit.normal);
 }
+
+/* ---- collide and slide ------------------------------------------------------------------- */
+
+typedef struct slide_info {
+    bool floor;                 /* met walkable ground (by its normal, or an edge over it) */
+    gait_vec3 floor_n;
+    bool steep;                 /* met an up-facing surface too steep to stand on */
+    gait_vec3 steep_n;
+    bool wall;                  /* met a surface too steep to walk (not a ceiling) */
+    gait_vec3 wall_n;           /* its normal, 3D, out of the wall */
+    bool ceiling;
+    gait_vec3 planes[MAX_PLANES];
+    int np;
+} slide_info;
+
+/* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
+ * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
+ * hits for walkable faces past them (landing). Returns the new feet. */
+static gait_vec3 slide(const gait__mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
+                       bool support, slide_info *si) {
+    memset(si, 0, sizeof *si);
+    gait_vec3 want = delta;
+    for (int it = 0; it < SLIDE_ITERS; it++) {
+        if (v3_len2(delta) < 1e-18) break;
+        gait_hit hit;
+        if (!sweep(m, feet, delta, &hit)) {
+            feet = v3_add(feet, delta);
+            break;
+        }
+        feet = v3_mad(feet, delta, hit.fraction);
+        gait_vec3 n = hit.normal;
+        if (is_floor(m, n)) {
+            si->floor = true;
+            si->floor_n = n;
+        } else if (is_ceiling(n)) {
+            si->ceiling = true;
+        } else {
+            bool edge_floor = support && n.y > 0.1 && hit.point.y < feet.y + m->radius &&
+                              edge_supports(m, feet, hit.point);
+            if (edge_floor) {
+                si->floor = true;
+                si->floor_n = UP;
+            } else {
+                si->wall = true;
+                si->wall_n = n;
+                if (n.y > 0) {
+                    si->steep = true;
+                    si->steep_n = n;
+                }
+            }
+            if (flatten) {
+                gait_vec3 f = v3_norm(horizontal(n));
+                if (v3_len2(f) > 0.5) n = f;
+            }
+        }
+        if (si->np < MAX_PLANES) si->planes[si->np++] = n;
+        gait_vec3 rest = v3_scale(delta, 1.0 - hit.fraction);
+        delta = clip_planes(rest, si->planes, si->np);
+        /* never turn back against the wanted move: that is how corners jitter */
+        if (v3_dot(delta, want) <= 0) break;
+    }
+    return feet;
+}
+
+/* ---- push-out ---------------------------------------------------------------------------- */
+
+typedef struct push_info {
+    bool floor, wall, ceiling;
+    gait_vec3 wall_n;
+} push_info;
+
+/* Pushes the capsule out of the landmarks it overlaps: the smallest move d with
+ * dot(n_i, d) >= depth_i for every contact, by a few Gauss-Seidel sweeps over the planes
+ * (so two walls of an acute corner push out along their crease instead of fighting). */
+static gait_vec3 push_out(const gait__mover *m, gait_vec3 feet, push_info *pi) {
+    memset(pi, 0, sizeof *pi);
+    gait_contact_point cp[MAX_CONTACTS];
+    for (int pass = 0; pass < PUSH_PASSES; pass++) {
+        gait_capsule cap = capsule_at(m, feet);
+        int n = gait_collider_capsule_overlap(m->collider, &cap, &m->filter, cp, MAX_CONTACTS, NULL);
+        if (n <= 0) break;
+        gait_vec3 d = v3(0, 0, 0);
+        for (int it = 0; it < 6; it++) {
+            for (int i = 0; i < n; i++) {
+                double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
+                if (s > 0) d = v3_mad(d, cp[i].normal, s);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            gait_vec3 nn = cp[i].normal;
+            if (is_floor(m, nn)) pi->floor = true;
+            else if (is_ceiling(nn)) pi->ceiling = true;
+            else {
+                pi->wall = true;
+                pi->wall_n = nn;
+            }
+        }
+        feet = v3_add(feet, d);
+        if (v3_len2(d) < 1e-18) break;
+    }
+    return feet;
+}
+
+/* ---- the mover --------------------------------------------------------------------------- */
+
+void gait__mover_init(gait__mover *m, const gait_collider *collider, double radius, double height,
+                      double step_height, double max_walk_slope) {
+    memset(m, 0, sizeof *m);
+    m->collider = collider;
+    m->radius = radius;
+    m->height = height < 2 * radius ? 2 * radius : height;
+    m->step_height = step_height;
+    m->cos_walkable = cos(max_walk_slope);
+    m->filter.skip_terrain = true;
+    m->filter.walkable_slope = max_walk_slope;
+}
+
+static void result_clear(gait__move_result *r) {
+    memset(r, 0, sizeof *r);
+    r->ground_normal = UP;
+    r->ground_height = -INFINITY;
+}
+
+/* Ground under the feet within reach (m) below: the higher of a landmark floor (a cast down)
+ * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
+ * stood on. The feet never end below the terrain. */
+static gait_vec3 find_ground(const gait__mover *m, gait_vec3 p, double reach, gait__move_result *r) {
+    double h = -INFINITY;
+    gait_vec3 tn = UP;
+    bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    if (has_t && p.y < h) p.y = h;
+
+    gait_hit hit;
+    double ly = -INFINITY;
+    gait_vec3 ln = UP;
+    bool lwalk = false;
+    if (sweep(m, p, v3(0, -reach, 0), &hit) && !hit.start_solid) {
+        ly = p.y - reach * hit.fraction;
+        ln = hit.normal;
+        lwalk = is_floor(m, ln);
+        if (!lwalk && ln.y > 0.1) {
+            gait_vec3 at = v3(p.x, ly, p.z);
+            if (hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
+                lwalk = true;
+                ln = UP;
+            }
+        }
+    }
+    if (has_t && h >= p.y - reach && h >= ly) {
+        r->ground_height = h;
+        if (is_floor(m, tn)) {
+            r->grounded = true;
+            r->ground_normal = tn;
+            p.y = h;
+        } else {
+            r->steep = true;
+            r->ground_normal = tn;
+        }
+    } else if (isfinite(ly)) {
+        r->ground_height = ly;
+        if (lwalk) {
+            r->grounded = true;
+            r->ground_normal = ln;
+            p.y = ly;
+        } else if (ln.y > 0) {
+            r->steep = true;
+            r->ground_normal = ln;
+        }
+    }
+    return p;
+}
+
+/* Up by the step height, across, down: the move a riser blocked, tried over it. Taken only
+ * when it lands on walkable ground and gets further than the blocked move did. */
+static bool step_up(const gait__mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                    gait_vec3 *out) {
+    gait_hit hit;
+    double up = m->step_height;
+    if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
+    if (up < 1e-4) return false;
+    gait_vec3 q = v3(start.x, start.y + up, start.z);
+    slide_info si;
+    q = slide(m, q, d, true, false, &si);
+    gait_vec3 dir = v3_norm(d);
+    double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
+    if (gain <= 1e-5) return false;
+    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid) return false;
+    q.y -= up * hit.fraction;
+    bool walk = is_floor(m, hit.normal) ||
+                (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius && edge_supports(m, q, hit.point));
+    if (!walk) return false;
+    *out = q;
+    return true;
+}
+
+void gait__mover_walk(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 hvel,
+                      gait_vec3 ground_normal, double dt, gait__move_result *r) {
+    result_clear(r);
+    gait_vec3 start = *feet_io;
+    gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
+    /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
+    gait_vec3 d3 = d;
+    if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
+        d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
+
+    slide_info si;
+    gait_vec3 p = slide(m, start, d3, true, false, &si);
+    if (si.wall) {
+        gait_vec3 q;
+        if (m->step_height > 0 && step_up(m, start, d, p, &q)) {
+            p = q;
+        } else {
+            r->wall = true;
+            r->wall_normal = si.wall_n;
+        }
+    }
+    if (si.ceiling) r->ceiling = true;
+
+    /* the terrain as a wall: a rise steeper than walkable stops the feet (SPEC §3) */
+    double h;
+    gait_vec3 tn;
+    if (terrain_at(m, p.x, p.z, &h, &tn) && !is_floor(m, tn) && h > p.y - m->step_height) {
+        double run = v3_len(horizontal(v3_sub(p, start)));
+        if (h - start.y > 0.1 * run + 1e-9) {
+            r->wall = true;
+            r->wall_terrain = true;
+            r->wall_normal = tn;
+            /* try along the foot of the cliff (its contour), else stay */
+            gait_vec3 nh = v3_norm(horizontal(tn));
+            gait_vec3 d2 = clip_plane(d, nh);
+            gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+            double h2;
+            gait_vec3 tn2;
+            double run2 = v3_len(horizontal(v3_sub(p2, start)));
+            if (run2 > 1e-9 && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
+                (is_floor(m, tn2) || h2 - start.y <= 0.1 * run2))
+                p = p2;
+            else
+                p = start;
+        }
+    }
+    gait_vec3 moved = v3_sub(p, start);
+    r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
+    p = find_ground(m, p, m->step_height, r);
+    *feet_io = p;
+}
+
+void gait__mover_fly(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
+                     gait__move_result *r) {
+    result_clear(r);
+    slide_info si;
+    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
+    gait_vec3 v = clip_planes(vel, si.planes, si.np);
+    if (si.floor && vel.y <= 0) {
+        r->grounded = true;
+        r->ground_normal = si.floor_n;
+        r->ground_height = p.y;
+        v.y = 0;
+    }
+    if (si.ceiling && v.y > 0) v.y = 0;
+    r->ceiling = si.ceiling;
+    if (si.wall) {
+        r->wall = true;
+        r->wall_normal = si.wall_n;
+    }
+    if (si.steep && !r->grounded) {
+        r->steep = true;
+        r->ground_normal = si.steep_n;
+    }
+    double h;
+    gait_vec3 tn;
+    if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
+        p.y = h;
+        r->ground_height = h;
+        if (is_floor(m, tn)) {
+            if (v.y <= 0) {
+                r->grounded = true;
+                r->ground_normal = tn;
+                v.y = 0;
+            }
+        } else {
+            /* too steep to stand on: slide down it; it is also a wall to catch */
+            v = clip_plane(v, tn);
+            r->steep = true;
+            r->ground_normal = tn;
+            r->wall = true;
+            r->wall_terrain = true;
+            r->wall_normal = tn;
+        }
+    }
+    r->vel = v;
+    *feet_io = p;
+}
+
+/* ---- the body ---------------------------------------------------------------------------- */
 
 static double state_speed(const gait_locomotion *n, gait_state s) {
     switch (s) {
@@ -50,32 +409,302 @@ static double state_speed(const gait_locomotion *n, gait_state s) {
     }
 }
 
+static void body_mover(gait_world *w, const gait__character *ch, const gait_locomotion *num,
+                       gait__mover *m) {
+    double height = ch->phase.state == GAIT_STATE_CROUCH ? num->crouch_height : num->capsule_height;
+    gait__mover_init(m, gait_world_collider_const(w), num->capsule_radius, height, num->step_height,
+                     num->max_walk_slope);
+}
+
+/* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe. */
+static double height_above_ground(const gait__mover *m, gait_vec3 feet) {
+    double best = INFINITY, h;
+    gait_vec3 tn;
+    if (terrain_at(m, feet.x, feet.z, &h, &tn)) best = feet.y - h;
+    double reach = isfinite(best) ? fmax(best, 0) + 0.01 : HEIGHT_PROBE;
+    if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
+    gait_hit hit;
+    gait_vec3 o = v3(feet.x, feet.y + 0.01, feet.z);
+    if (gait_collider_ray_cast(m->collider, o, v3(0, -reach, 0), &m->filter, &hit)) {
+        double d = hit.distance - 0.01;
+        if (d < best) best = d;
+    }
+    return best < 0 ? 0 : best;
+}
+
+static void write_contact(gait__character *ch, const gait__mover *m, const gait__move_result *r,
+                          bool wall_ahead, bool over_top) {
+    gait_contact *c = &ch->contact;
+    gait__body *b = &ch->body;
+    c->grounded = r->grounded;
+    c->rising = b->vel.y > 1e-9;
+    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position);
+    double surface, depth;
+    if (gait_water_at(m->collider, ch->position.x, ch->position.z, &surface, &depth)) {
+        c->water_depth = depth;
+        c->submersion = surface - ch->position.y;
+    } else {
+        c->water_depth = 0;
+        c->submersion = -INFINITY;
+    }
+    c->wall = r->wall;
+    c->wall_ahead = r->wall && wall_ahead;
+    c->over_top = over_top;
+    b->on_ground = r->grounded;
+    b->ground_normal = r->grounded ? r->ground_normal : UP;
+    b->ground_height = r->ground_height;
+    if (r->wall) {
+        b->wall_normal = r->wall_normal;
+        b->on_terrain_wall = r->wall_terrain;
+    }
+}
+
+/* Merges what the push-out met into the move's result. */
+static void merge_push(gait__move_result *r, const push_info *pi, bool may_land) {
+    if (pi->floor && may_land) r->grounded = true;
+    if (pi->wall && !r->wall) {
+        r->wall = true;
+        r->wall_normal = pi->wall_n;
+        r->wall_terrain = false;
+    }
+    if (pi->ceiling) {
+        r->ceiling = true;
+        if (r->vel.y > 0) r->vel.y = 0;
+    }
+}
+
+void gait__body_place(gait_world *w, gait__character *ch) {
+    const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
+    gait__mover m;
+    body_mover(w, ch, num, &m);
+    gait__body *b = &ch->body;
+    memset(b, 0, sizeof *b);
+    b->ground_normal = UP;
+    b->wall_normal = v3(0, 0, -1);
+    gait_vec3 p = ch->position;
+    double h;
+    gait_vec3 tn;
+    bool has_t = terrain_at(&m, p.x, p.z, &h, &tn);
+    if (has_t && p.y < h) p.y = h;
+    double reach = has_t ? p.y - h : HEIGHT_PROBE;
+    gait_hit hit;
+    if (reach > 0 && sweep(&m, p, v3(0, -reach, 0), &hit) && !hit.start_solid)
+        p.y -= reach * hit.fraction;
+    else if (has_t)
+        p.y = h;
+    push_info pi;
+    p = push_out(&m, p, &pi);
+    gait__move_result r;
+    result_clear(&r);
+    p = find_ground(&m, p, 0.01, &r);
+    ch->position = p;
+    ch->velocity = v3(0, 0, 0);
+    write_contact(ch, &m, &r, false, false);
+}
+
+/* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
+ * When it is met no more, the body is past an edge: over the top onto walkable ground, or off. */
+static gait_vec3 climb_landmark(const gait__mover *m, gait_vec3 feet, gait_vec3 v, double dt,
+                                gait_vec3 n, gait__move_result *r, bool *over_top) {
+    gait_vec3 delta = v3_mad(v3_scale(v, dt), n, -CLIMB_PRESS);
+    slide_info si;
+    gait_vec3 p = slide(m, feet, delta, false, false, &si);
+    if (si.floor) {
+        r->grounded = true;
+        r->ground_normal = si.floor_n;
+    }
+    if (si.wall) {
+        r->wall = true;
+        r->wall_normal = si.wall_n;
+        return p;
+    }
+    /* no wall met: over the top? A short move over the edge, then a look down for a floor. */
+    gait_vec3 fwd = v3_norm(horizontal(v3_neg(n)));
+    slide_info s2;
+    gait_vec3 q = slide(m, p, v3_scale(fwd, m->radius + 0.1), true, false, &s2);
+    gait_hit hit;
+    double reach = m->step_height + 0.1;
+    if (v.y > 0 && sweep(m, q, v3(0, -reach, 0), &hit) && !hit.start_solid &&
+        is_floor(m, hit.normal)) {
+        q.y -= reach * hit.fraction;
+        *over_top = true;
+        r->grounded = true;
+        r->ground_normal = hit.normal;
+        return q;
+    }
+    return p;
+}
+
+/* Terrain height and normal at (x, z), with flat ground as the answer off the terrain. */
+static gait_vec3 project_terrain(const gait__mover *m, gait_vec3 p, gait_vec3 *n_out) {
+    gait_vec3 n = UP;
+    for (int i = 0; i < 4; i++) {
+        double h;
+        if (!terrain_at(m, p.x, p.z, &h, &n)) break;
+        /* signed distance to the local plane is (y - h) * n.y: step along the normal */
+        double dist = (p.y - h) * n.y;
+        p = v3_mad(p, n, -dist);
+    }
+    *n_out = n;
+    return p;
+}
+
+/* A terrain cliff: the lower sphere's touch point moves in the cliff's plane and is held to the
+ * surface through the height function; the sphere rests on it. */
+static gait_vec3 climb_terrain(const gait__mover *m, gait_vec3 feet, gait_vec3 v, double dt,
+                               gait_vec3 n, gait__move_result *r, bool *over_top) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_vec3 n0;
+    gait_vec3 p0 = project_terrain(m, v3_mad(c, n, -m->radius), &n0);
+    if (is_floor(m, n0)) n0 = n;
+    gait_vec3 n1;
+    gait_vec3 p1 = project_terrain(m, v3_mad(p0, v, dt), &n1);
+    if (is_floor(m, n1)) {
+        double h;
+        gait_vec3 tn;
+        if (!terrain_at(m, p1.x, p1.z, &h, &tn)) h = p1.y;
+        if (v.y > 0 && p1.y > feet.y + m->radius) {
+            *over_top = true; /* past the cliff's top onto walkable ground */
+            r->grounded = true;
+            r->ground_normal = tn;
+            return v3(p1.x, h, p1.z);
+        }
+        if (v.y < 0) {
+            r->grounded = true; /* down onto the walkable ground at the cliff's foot */
+            r->ground_normal = tn;
+        }
+        n1 = n0;
+    }
+    r->wall = true;
+    r->wall_terrain = true;
+    r->wall_normal = n1;
+    gait_vec3 c1 = v3_mad(p1, n1, m->radius);
+    gait_vec3 target = v3(c1.x, c1.y - m->radius, c1.z);
+    /* landmarks still stop the body on a cliff */
+    slide_info si;
+    return slide(m, feet, v3_sub(target, feet), false, false, &si);
+}
+
 void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *num, gait_state from,
                      double mx, double my, double dt) {
+    gait__mover m;
+    body_mover(w, ch, num, &m);
+    gait__body *b = &ch->body;
     gait_state s = ch->phase.state;
     double cy = ch->camera_yaw;
     gait_vec3 fwd = v3(sin(cy), 0, cos(cy)), right = v3(-cos(cy), 0, sin(cy));
     gait_vec3 dir = v3_add(v3_scale(fwd, my), v3_scale(right, mx));
-    double len = v3_len(dir);
-    if (len > 1e-9) ch->yaw = atan2(dir.x, dir.z);
-    gait_vec3 vel = ch->velocity;
+    double stick = v3_len(dir);
+    bool moving = stick > num->move_epsilon;
+    gait_vec3 dir_n = moving ? v3_scale(dir, 1.0 / stick) : v3(0, 0, 0);
+    if (stick > 1) stick = 1;
+    gait_vec3 facing = v3(sin(ch->yaw), 0, cos(ch->yaw));
+
+    gait_vec3 start = ch->position;
+    gait_vec3 feet = start;
+    gait__move_result r;
+    result_clear(&r);
+    bool wall_ahead = false, over_top = false, may_land = true;
+
     if (gait_state_on_foot(s)) {
         double speed = state_speed(num, s);
-        if (s == GAIT_STATE_DASH && len <= 1e-9) dir = v3(sin(ch->yaw), 0, cos(ch->yaw)), len = 1;
-        gait_vec3 hv = len > 1e-9 ? v3_scale(v3_norm(dir), speed) : v3(0, 0, 0);
-        vel = v3(hv.x, 0, hv.z);
-        ch->body.launch_speed = speed;
-    } else if (s == GAIT_STATE_JUMP && from != GAIT_STATE_JUMP) {
-        vel.y = sqrt(2 * num->gravity * num->jump_height);
+        gait_vec3 hd = dir_n;
+        if (s == GAIT_STATE_DASH && !moving) hd = facing; /* a dash with no move goes ahead */
+        if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
+        gait__mover_walk(&m, &feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP, dt, &r);
+        b->vel = r.vel;
+        b->vel.y = 0;
+        b->launch_speed = v3_len(r.vel);
+        if (r.wall && moving) wall_ahead = v3_dot(dir_n, v3_norm(horizontal(v3_neg(r.wall_normal)))) > AHEAD_COS;
+    } else if (gait_state_airborne(s)) {
+        gait_vec3 v = b->vel;
+        double g = num->gravity;
+        gait_vec3 delta;
+        if (s == GAIT_STATE_GLIDE) {
+            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
+            gait_vec3 hv = v3_scale(dir_n, num->glide_speed * stick);
+            v = v3(hv.x, -num->glide_sink, hv.z);
+            delta = v3_scale(v, dt);
+            b->launch_speed = v3_len(hv);
+        } else if (s == GAIT_STATE_PLUNGE) {
+            v = v3(0, -num->plunge_speed, 0);
+            delta = v3_scale(v, dt);
+        } else {
+            if (s == GAIT_STATE_JUMP && from != GAIT_STATE_JUMP)
+                v.y = sqrt(2 * g * num->jump_height); /* reaches the jump's height: v = sqrt(2 g h) */
+            /* steering, capped at the speed the body left the ground at */
+            gait_vec3 hv = horizontal(v);
+            gait_vec3 target = v3_scale(dir_n, b->launch_speed * stick);
+            gait_vec3 dv = v3_sub(target, hv);
+            double dl = v3_len(dv), amax = num->air_control * dt;
+            if (dl > amax) dv = v3_scale(dv, amax / dl);
+            hv = v3_add(hv, dv);
+            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
+            /* gravity integrated exactly over the step (mean of the velocities at its ends), so
+             * the apex reaches the jump's height at any step size */
+            double vy0 = v.y, vy1 = vy0 - g * dt;
+            if (vy1 < -num->max_fall_speed) vy1 = -num->max_fall_speed;
+            if (vy0 < -num->max_fall_speed) vy0 = -num->max_fall_speed;
+            v = v3(hv.x, vy1, hv.z);
+            delta = v3(hv.x * dt, 0.5 * (vy0 + vy1) * dt, hv.z * dt);
+        }
+        gait__mover_fly(&m, &feet, delta, v, &r);
+        b->vel = r.vel;
+        may_land = b->vel.y <= 0;
+        gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : dir_n;
+        if (r.wall && (moving || s == GAIT_STATE_GLIDE))
+            wall_ahead = v3_dot(look, v3_norm(horizontal(v3_neg(r.wall_normal)))) > AHEAD_COS;
+    } else if (gait_state_on_wall(s)) {
+        gait_vec3 n = v3_norm(b->wall_normal);
+        if (v3_len2(n) < 0.5) n = v3_neg(facing);
+        gait_vec3 nh = v3_norm(horizontal(n));
+        if (v3_len2(nh) > 0.5) ch->yaw = atan2(-nh.x, -nh.z); /* faces the wall */
+        gait_vec3 up_w = v3_norm(v3_mad(UP, n, -n.y));
+        gait_vec3 right_w = v3_norm(v3_cross(up_w, n));
+        gait_vec3 v;
+        if (s == GAIT_STATE_CLIMB_JUMP)
+            v = v3_scale(up_w, num->climb_jump_height / num->climb_jump_seconds);
+        else
+            v = v3_scale(v3_add(v3_scale(up_w, my), v3_scale(right_w, mx)),
+                         num->climb_speed * (stick > 0 ? 1 : 0));
+        if (v3_len(v) > 0 && s == GAIT_STATE_CLIMB && stick > 0) {
+            /* a stick pushed part way climbs slower */
+            double l = v3_len(v), want = num->climb_speed * stick;
+            v = v3_scale(v, want / l);
+        }
+        if (b->on_terrain_wall)
+            feet = climb_terrain(&m, feet, v, dt, n, &r, &over_top);
+        else
+            feet = climb_landmark(&m, feet, v, dt, n, &r, &over_top);
+        wall_ahead = r.wall;
+        b->vel = v3(0, 0, 0);
+        b->launch_speed = 0;
+        may_land = !over_top ? my < 0 : true;
+    } else if (gait_state_in_water(s)) {
+        double surface, depth;
+        gait_vec3 hv = v3(0, 0, 0);
+        double dy = 0;
+        if (s != GAIT_STATE_DROWN) {
+            double speed = s == GAIT_STATE_SWIM_DASH ? num->swim_dash_speed : num->swim_speed;
+            hv = v3_scale(dir_n, speed * stick);
+            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
+        }
+        if (gait_water_at(m.collider, feet.x, feet.z, &surface, &depth)) {
+            /* floats with the feet its wading depth under the surface */
+            double target = surface - num->wading_depth;
+            dy = clampd(target - feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+        }
+        gait__mover_fly(&m, &feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &r);
+        b->vel = v3(r.vel.x, 0, r.vel.z);
+        b->launch_speed = v3_len(hv);
     }
-    if (!gait_state_on_foot(s)) vel.y -= num->gravity * dt;
-    gait_vec3 p = v3_mad(ch->position, vel, dt);
-    double g = ground_below(w, p);
-    if (isfinite(g) && (p.y <= g || (gait_state_on_foot(s) && p.y - g <= num->step_height))) {
-        p.y = g;
-        vel.y = 0;
-    }
-    ch->velocity = vel;
-    ch->position = p;
-    write_contact(w, ch, num);
+
+    push_info pi;
+    feet = push_out(&m, feet, &pi);
+    merge_push(&r, &pi, may_land && !gait_state_on_wall(s));
+    if (pi.ceiling && b->vel.y > 0) b->vel.y = 0;
+
+    ch->position = feet;
+    ch->velocity = dt > 0 ? v3_scale(v3_sub(feet, start), 1.0 / dt) : v3(0, 0, 0);
+    write_contact(ch, &m, &r, wall_ahead, over_top);
 }

@@ -1,6 +1,14 @@
 /* Internal: the kinematic capsule (SPEC §3). world.c runs the gates and the stamina, then calls
  * gait__body_move to turn the state into a move against the collider and to write the contact
- * the next step's gates will read. */
+ * the next step's gates will read.
+ *
+ * Two layers:
+ *   - the mover (gait__mover_*): a capsule that applies the velocity it is given, Jolt
+ *     CharacterVirtual style — walk (slide + step up + stick to the ground) or fly (slide, land,
+ *     slide down what is too steep) — against the landmarks by sweeps and the terrain through its
+ *     height function. It knows nothing of states; the benchmark drives it directly;
+ *   - the body (gait__body_move): turns a locomotion state into a velocity for the mover, and
+ *     adds what only a character does: climbing, the glider, the plunge, swimming. */
 #ifndef GAIT_BODY_H
 #define GAIT_BODY_H
 
@@ -10,11 +18,57 @@ struct gait__character;
 
 /* What the body keeps between steps (beyond position, velocity and contact). */
 typedef struct gait__body {
+    gait_vec3 vel;               /* m/s the body carries between steps (the air's momentum) */
     gait_vec3 wall_normal;       /* the wall last touched (unit, out of the wall) */
+    gait_vec3 ground_normal;     /* unit, of the ground stood on (up when none) */
     double launch_speed;         /* m/s horizontal the body left the ground with (air steering cap) */
     double ground_height;        /* m, height of the ground under the feet at the last step */
+    bool on_ground;              /* stood on walkable ground after the last move */
     bool on_terrain_wall;        /* the wall is the terrain (a cliff), not a landmark */
 } gait__body;
+
+/* ---- the mover ------------------------------------------------------------------------- */
+
+/* The capsule and the numbers a move needs. */
+typedef struct gait__mover {
+    const gait_collider *collider;
+    double radius;               /* m */
+    double height;               /* m, feet to top (>= 2 radius) */
+    double step_height;          /* m the feet follow up or down while walking */
+    double cos_walkable;         /* cos of the steepest walkable slope */
+    gait_filter filter;          /* landmark queries (skip_terrain set: the terrain is read
+                                    through its height function) */
+} gait__mover;
+
+/* What a move found. */
+typedef struct gait__move_result {
+    bool grounded;               /* stands on walkable ground */
+    gait_vec3 ground_normal;
+    double ground_height;        /* m, feet height of that ground */
+    bool steep;                  /* rests on ground too steep to stand on (slides) */
+    bool wall;                   /* touched a surface too steep to walk (blocked by it) */
+    gait_vec3 wall_normal;       /* unit, out of the wall (3D) */
+    bool wall_terrain;           /* that wall is the terrain */
+    bool ceiling;                /* touched a ceiling */
+    gait_vec3 vel;               /* the velocity after the surfaces clipped it (m/s) */
+} gait__move_result;
+
+void gait__mover_init(gait__mover *m, const gait_collider *collider, double radius, double height,
+                      double step_height, double max_walk_slope);
+
+/* On the ground: moves the feet by the horizontal velocity hvel (m/s; y ignored) for dt s,
+ * sliding along walls, stepping up risers of at most step_height, following the ground down
+ * within step_height. ground_normal is the last result's (the move follows that plane).
+ * result->grounded false means the ground dropped away. */
+void gait__mover_walk(const gait__mover *m, gait_vec3 *feet, gait_vec3 hvel,
+                      gait_vec3 ground_normal, double dt, gait__move_result *result);
+
+/* In the air (or on a wall, in water): moves the feet by delta (m), sliding along what it meets;
+ * vel is the velocity to clip (m/s). Lands on walkable ground when moving down. */
+void gait__mover_fly(const gait__mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
+                     gait__move_result *result);
+
+/* ---- the body ---------------------------------------------------------------------------- */
 
 /* Stands a new or placed body on the ground below `position` and fills its contact. */
 void gait__body_place(gait_world *world, struct gait__character *ch);
