@@ -1,0 +1,109 @@
+/* What the subcommands share: finding lua/ and scripts/, making a script, calling into Lua. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static int is_root(const char *dir) {
+    char probe[4096];
+    int n = snprintf(probe, sizeof probe, "%s/lua/gait/test.lua", dir);
+    return n > 0 && n < (int)sizeof probe && access(probe, R_OK) == 0;
+}
+
+static int set_root(char *out, size_t cap, const char *dir) {
+    int n = snprintf(out, cap, "%s", dir);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
+    if (opt_root) {
+        if (!is_root(opt_root)) {
+            fprintf(stderr, "gait: --root %s holds no lua/gait/test.lua\n", opt_root);
+            return -1;
+        }
+        return set_root(out, cap, opt_root);
+    }
+    const char *env = getenv("GAIT_ROOT");
+    if (env && env[0]) {
+        if (!is_root(env)) {
+            fprintf(stderr, "gait: GAIT_ROOT=%s holds no lua/gait/test.lua\n", env);
+            return -1;
+        }
+        return set_root(out, cap, env);
+    }
+    /* next to the executable, then up to three levels above it (build/gait, build/asan/gait) */
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = 0;
+        char *dir = dirname(exe);
+        for (int up = 0; up < 4; up++) {
+            if (is_root(dir)) return set_root(out, cap, dir);
+            if (strcmp(dir, "/") == 0) break;
+            dir = dirname(dir);
+        }
+    }
+    if (is_root(".")) return set_root(out, cap, ".");
+    fprintf(stderr, "gait: cannot find lua/ and scripts/ (use --root DIR or GAIT_ROOT)\n");
+    return -1;
+}
+
+gait_script *gait_cli_script(const char *root) {
+    gait_script_def def = gait_default_script_def();
+    def.root = root;
+    gait_script *s = gait_script_create(&def);
+    if (!s) fprintf(stderr, "gait: could not start Lua (see the message above)\n");
+    return s;
+}
+
+int gait_cli_call(gait_script *script, const char *module, const char *fn, int nargs,
+                  const char *const *args, int nresults, double *out) {
+    lua_State *L = gait_script_lua(script);
+    int top = lua_gettop(L);
+    /* the call itself runs as a small chunk so it is protected and traced like any other */
+    lua_getglobal(L, "require");
+    lua_pushstring(L, module);
+    if (lua_pcall(L, 1, 1, 0) != 0) {
+        fprintf(stderr, "gait: %s\n", lua_tostring(L, -1));
+        lua_settop(L, top);
+        return -1;
+    }
+    lua_getfield(L, -1, fn);
+    lua_remove(L, -2);
+    for (int i = 0; i < nargs; i++) {
+        if (args[i]) lua_pushstring(L, args[i]);
+        else lua_pushnil(L);
+    }
+    /* the script's own traceback handler (it copes with non-string error objects) */
+    lua_getfield(L, LUA_REGISTRYINDEX, "gait.traceback");
+    int handler = lua_gettop(L) - nargs - 1;
+    lua_insert(L, handler);
+    int rc = lua_pcall(L, nargs, nresults, handler);
+    if (rc != 0) {
+        const char *msg = lua_tostring(L, -1);
+        fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
+        lua_settop(L, top);
+        return -1;
+    }
+    for (int i = 0; i < nresults && out; i++) out[i] = lua_tonumber(L, handler + 1 + i);
+    lua_settop(L, top);
+    return 0;
+}
+
+const char *gait_cli_option(int argc, char **argv, int *i, const char *name) {
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n] != 0) return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "gait: %s needs a value\n", name);
+        return NULL;
+    }
+    return argv[++*i];
+}

@@ -1,0 +1,56 @@
+/* gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--root DIR]
+ * Plays a Lua scenario headless; the frame loop itself is lua/gait/runner.lua. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static int usage(void) {
+    fprintf(stderr, "usage: gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--root DIR]\n");
+    return 2;
+}
+
+static int positive_number(const char *s, double max) {
+    char *end = NULL;
+    double v = strtod(s, &end);
+    return end && *end == 0 && v > 0 && v <= max;
+}
+
+int gait_cli_run(int argc, char **argv) {
+    const char *file = NULL, *steps = NULL, *fps = NULL, *trace = NULL, *root = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = gait_cli_option(argc, argv, &i, "--steps"))) steps = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--fps"))) fps = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--trace"))) trace = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--root"))) root = v;
+        else if (argv[i][0] == '-' && argv[i][1] == '-') return usage();
+        else if (!file) file = argv[i];
+        else return usage();
+    }
+    if (!file) return usage();
+    if (steps && !positive_number(steps, 1e9)) {
+        fprintf(stderr, "gait run: --steps must be a whole number > 0\n");
+        return 2;
+    }
+    if (fps && !positive_number(fps, 100000)) {
+        fprintf(stderr, "gait run: --fps must be a number in (0, 100000]\n");
+        return 2;
+    }
+    char dir[4096];
+    if (gait_cli_find_root(root, dir, sizeof dir) != 0) return 2;
+    gait_script *s = gait_cli_script(dir);
+    if (!s) return 1;
+    const char *args[4] = {file, steps, fps, trace};
+    double result[1] = {0};
+    int rc = gait_cli_call(s, "gait.runner", "run_cli", 4, args, 1, result);
+    unsigned errors = gait_script_error_count(s);
+    gait_script_destroy(s);
+    if (rc != 0) return 1;
+    if (errors) {
+        fprintf(stderr, "gait run: %u script error(s) during the run (see above)\n", errors);
+        return 1;
+    }
+    return (int)result[0];
+}

@@ -1,0 +1,87 @@
+/* gait — the Lua layer: kits, gate hooks, tuning as data, hot reload (SPEC §1, §5, §6).
+ *
+ * One gait_script owns one LuaJIT state. It may be given the host's world (the sandbox, an
+ * engine); Lua scripts may also make worlds of their own (gait.world.new, the headless runner).
+ * Every call into Lua runs under lua_pcall with a traceback handler: a script error never
+ * crashes the host, it is logged through the hooks and kept as the script's last error
+ * ("file:line: message" and a traceback) for the host to show, and the last good scripts keep
+ * running.
+ *
+ * A frame, as a host drives it with scripts:
+ *     gait_character_set_input(world, id, &input);  // presses held until a step reads them
+ *     gait_script_poll(script);                     // at most once a frame: hot reload
+ *     gait_script_frame(script, frame_seconds, &n); // kits read the held presses, then the steps
+ *
+ * Kits and gate hooks run with the JIT off for their own functions and under an instruction
+ * budget, so an endless loop in a kit is stopped with an error instead of hanging the host. */
+#ifndef GAIT_SCRIPT_H
+#define GAIT_SCRIPT_H
+
+#include "gait/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lua_State;
+typedef struct gait_script gait_script;
+
+typedef struct gait_script_def {
+    gait_hooks hooks;            /* zeroed = defaults; Lua allocates through them too */
+    gait_world *world;           /* the host's world (may be NULL); gait.world.host() in Lua.
+                                    Must outlive the script. */
+    const char *root;            /* directory holding lua/ and scripts/; NULL = "." */
+    int64_t instruction_budget;  /* VM instructions one kit, gate-hook or tuning call may run
+                                    before it is stopped; default 10 000 000 (tens of ms of
+                                    interpreted Lua); range 1000 .. 2 000 000 000 (the count
+                                    hook takes an int) */
+} gait_script_def;
+
+gait_script_def gait_default_script_def(void);
+/* NULL when the def is invalid, memory runs out or lua/ cannot be booted (reason logged). */
+gait_script *gait_script_create(const gait_script_def *def);
+/* Clears the gate hooks this script set on the host world's characters, closes Lua. */
+void gait_script_destroy(gait_script *script);
+
+/* The last script error: "file:line: message" then a traceback; "" when none. */
+const char *gait_script_last_error(const gait_script *script);
+/* Script errors since create (a host or runner may exit non-zero when it is not 0). */
+unsigned gait_script_error_count(const gait_script *script);
+void gait_script_clear_error(gait_script *script);
+
+/* Runs a Lua file (or a chunk of code) in the script's state; results are dropped. */
+gait_status gait_script_run_file(gait_script *script, const char *path);
+gait_status gait_script_run_string(gait_script *script, const char *code, const char *chunk_name);
+
+/* Loads scripts/tuning/{locomotion,stamina,gates}.lua under `dir` (NULL: <root>/scripts/tuning),
+ * validates every number against the schema and applies them to the host world and every world
+ * the scripts made. On any error nothing is applied. The files are watched for hot reload. */
+gait_status gait_script_load_tuning(gait_script *script, const char *dir);
+
+/* Gives a host-world character a kit: a name ("sword" = <root>/scripts/kits/sword.lua) or a
+ * path ending in ".lua"; NULL removes it. The kit file is watched for hot reload. */
+gait_status gait_script_set_kit(gait_script *script, gait_character_id id, const char *kit);
+
+/* Calls every kit of the host world's characters with the held presses (before the step spends
+ * them). A kit that fails is reported and skipped until its file is reloaded; the others run.
+ * Returns GAIT_ERR_SCRIPT when one failed. */
+gait_status gait_script_before_step(gait_script *script, double frame_seconds);
+/* gait_script_before_step then gait_world_update on the host world. */
+gait_status gait_script_frame(gait_script *script, double frame_seconds, int *out_steps);
+
+/* Checks the watched files' modification times (call at most once a frame). A changed file is
+ * re-run and validated; only a valid result replaces the old one, an error keeps the last good
+ * version (last_error says why, with file:line). *out_reloaded (may be NULL) receives how many
+ * files were reloaded successfully. GAIT_ERR_SCRIPT when a reload failed. */
+gait_status gait_script_poll(gait_script *script, int *out_reloaded);
+
+/* The Lua state, for hosts that add bindings of their own. */
+struct lua_State *gait_script_lua(gait_script *script);
+/* True when Lua allocates through the hooks (false: LuaJIT refused a custom allocator and the
+ * script fell back to luaL_newstate's own). */
+bool gait_script_uses_hooks_allocator(const gait_script *script);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,139 @@
+/* Internal: the script struct and what script.c, script_world.c and script_tuning.c share. */
+#ifndef GAIT_SCRIPT_INTERNAL_H
+#define GAIT_SCRIPT_INTERNAL_H
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "gait/script.h"
+#include "world_internal.h"
+
+#define GAIT__PATH_MAX 512
+#define GAIT__WATCH_MAX 64
+
+/* Registry keys (strings in the registry table, never C globals). */
+#define GAIT__REG_SCRIPT   "gait.script"     /* light userdata: the gait_script */
+#define GAIT__REG_KITDEFS  "gait.kitdefs"    /* name -> kit table (last good) */
+#define GAIT__REG_WORLDS   "gait.worlds"     /* weak-keyed set of world userdata */
+#define GAIT__REG_HOST     "gait.hostworld"  /* the host world's userdata */
+#define GAIT__REG_HANDLER  "gait.traceback"  /* the traceback handler */
+#define GAIT__REG_JITOFF   "gait.jitoff"     /* jit.off, or nil when there is no jit module */
+
+#define GAIT__MT_WORLD     "gait.world"
+#define GAIT__MT_CHARACTER "gait.character"
+#define GAIT__MT_LANDMARK  "gait.landmark"
+#define GAIT__MT_PRESSES   "gait.presses"
+#define GAIT__MT_CLOCK     "gait.clock"
+#define GAIT__MT_POOL      "gait.stamina_pool"
+
+enum { GAIT__WATCH_TUNING = 0, GAIT__WATCH_KIT = 1 };
+
+typedef struct gait__watch {
+    char path[GAIT__PATH_MAX];
+    char name[64];              /* kit name (kits) */
+    int kind;
+    long long mtime_ns, size, ino; /* a change in any of them is a change of the file */
+} gait__watch;
+
+enum { GAIT__TUNE_LOCOMOTION = 0, GAIT__TUNE_STAMINA, GAIT__TUNE_GATES, GAIT__TUNE_FILES };
+
+/* The numbers the tuning files gave, validated; applied to every world. */
+typedef struct gait__tuning {
+    bool loaded;
+    gait_locomotion provisional;
+    gait_locomotion measured[GAIT_BODY_TYPE_COUNT];
+    bool has[GAIT_BODY_TYPE_COUNT];
+    double refill_rate, refill_delay;  /* per s, s: applied to every live pool and new ones */
+    char paths[GAIT__TUNE_FILES][GAIT__PATH_MAX]; /* "" = that file is not part of the set */
+} gait__tuning;
+
+struct gait_script {
+    gait_hooks hooks;
+    lua_State *L;
+    bool custom_allocator;
+    gait_world *host_world;
+    char root[GAIT__PATH_MAX];
+    int64_t instruction_budget;
+    gait__tuning tuning;
+    gait__watch watch[GAIT__WATCH_MAX];
+    int watch_count;
+    unsigned error_count;
+    char error[4096];
+};
+
+/* A world as Lua holds it. Its environment table holds: self (the userdata, so a character's
+ * userdata sharing the table keeps the world alive), kits (array of entries), gate_hooks
+ * (index1 -> function), targets (array of {x, y, z}). */
+typedef struct gait__wbox {
+    gait_world *world;          /* NULL once destroyed */
+    gait_script *script;
+    bool owned;                 /* made by Lua: destroyed with the userdata */
+} gait__wbox;
+
+typedef struct gait__chud {
+    gait__wbox *box;
+    gait_character_id id;
+} gait__chud;
+
+typedef struct gait__presses {
+    gait__wbox *box;
+    gait_character_id id;
+    double dt;                  /* s of the frame the kit is called for */
+} gait__presses;
+
+/* script.c */
+gait_script *gait__script_from(lua_State *L);
+/* Calls the function below nargs arguments under pcall + traceback (+ the instruction budget
+ * when `budget`). On error the message goes to last_error prefixed by `what`, the stack is
+ * left as it was below the function and GAIT_ERR_SCRIPT is returned. */
+gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
+                               bool budget);
+void gait__script_error(gait_script *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Loads a file as a function with the JIT off for it and every function it defines. */
+gait_status gait__script_loadfile(gait_script *s, const char *path, bool jit_off);
+void gait__script_watch(gait_script *s, const char *path, int kind, const char *name);
+/* Kit path for a name or path; false when it does not fit. */
+bool gait__kit_path(gait_script *s, const char *kit, char *out, size_t cap, char *name,
+                    size_t name_cap);
+/* Loads (or reloads) a kit file into the kit definitions. */
+gait_status gait__kit_load(gait_script *s, const char *path, const char *name);
+
+/* script_world.c */
+int gait__open_world(lua_State *L);       /* pushes the gait.world module */
+int gait__open_character(lua_State *L);   /* pushes the gait.character module */
+int gait__open_input(lua_State *L);
+void gait__push_world(lua_State *L, gait_script *s, gait_world *world, bool owned);
+gait__wbox *gait__check_world(lua_State *L, int idx);
+void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
+gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
+gait_status gait__run_kits(gait_script *s, int world_idx, double dt);
+uint32_t gait__check_buttons(lua_State *L, int idx, const char *what); /* table -> bits */
+void gait__push_buttons(lua_State *L, uint32_t bits);                   /* bits -> {names} */
+/* Raises an error listing the valid names when s is not one of them. */
+int gait__check_enum(lua_State *L, int arg, const char *const *names, int count, const char *what);
+/* {x, y, z} or {x = , y = , z = } */
+gait_vec3 gait__check_vec3(lua_State *L, int idx, const char *what);
+void gait__push_vec3(lua_State *L, gait_vec3 v);
+void gait__clear_gate_hooks(gait_script *s, gait_world *world);
+
+/* script_tuning.c */
+int gait__open_tuning(lua_State *L);
+int gait__open_locomotion(lua_State *L);
+int gait__open_stamina(lua_State *L);
+int gait__open_clock(lua_State *L);
+gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE_FILES]);
+/* Applies the current tuning (if loaded) to one world / to every world. */
+void gait__tuning_apply_world(gait_script *s, gait_world *w);
+void gait__tuning_apply_all(gait_script *s);
+/* Reads a table at idx over *base by the schema (every key known, numeric, finite, in range);
+ * on error pushes nothing and writes "key: reason (allowed ...)" to err. */
+bool gait__locomotion_from_table(lua_State *L, int idx, gait_locomotion *out, char *err,
+                                 size_t cap);
+void gait__push_locomotion(lua_State *L, const gait_locomotion *n);
+
+#endif

@@ -1,0 +1,806 @@
+/* Tuning as data (SPEC §6), its schema, and the pure modules: gait.tuning, gait.locomotion (the
+ * gate function callable with tables), gait.stamina (a pool), gait.clock.
+ *
+ * The schema lives here, in C, next to the struct it fills: one table row per number gives the
+ * struct offset, the allowed range, the unit and the file the number belongs in. It is at once
+ * the validator, the mapping onto gait_locomotion and the documentation gait.tuning.schema()
+ * returns, so a new field cannot be validated one way and applied another. A host that never
+ * ships lua/ still gets the validation. gait_locomotion_validate (locomotion.c) runs afterwards
+ * as the last word on cross-field rules (a capsule at least twice its radius tall).
+ *
+ * Files (each returns a plain table):
+ *   locomotion.lua  { provisional = {...}, medium_female = {...}, ... }: the body-type map. An
+ *                   entry marks its type measured; its missing keys keep the provisional values.
+ *                   Types without an entry move by the provisional numbers (never another
+ *                   type's).
+ *   stamina.lua     { refill_rate, refill_delay, costs = {dash, sprint_per_s, ...} }
+ *   gates.lua       { fall_catch_seconds, walk_stick_threshold, move_epsilon, swim_exit_margin }
+ * Every number: unknown key, wrong type, NaN/Inf, out of range -> an error naming the file (and
+ * line), the key and the allowed range; nothing is applied. */
+#include "script_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { G_BODY = 0, G_GATES, G_COSTS };
+
+typedef struct field {
+    const char *name;
+    size_t offset;       /* into gait_locomotion */
+    double lo, hi;       /* allowed, inclusive */
+    const char *unit;
+    int group;
+} field;
+
+#define F(n, lo, hi, unit, g) {#n, offsetof(gait_locomotion, n), lo, hi, unit, g}
+#define FC(n, lo, hi, unit) \
+    {#n, offsetof(gait_locomotion, costs) + offsetof(gait_stamina_costs, n), lo, hi, unit, G_COSTS}
+
+static const field schema[] = {
+    F(walk_speed, 0.1, 20, "m/s", G_BODY),
+    F(run_speed, 0.1, 30, "m/s", G_BODY),
+    F(sprint_speed, 0.1, 40, "m/s", G_BODY),
+    F(dash_speed, 0.1, 60, "m/s", G_BODY),
+    F(dash_seconds, 0.01, 5, "s", G_BODY),
+    F(jump_height, 0.05, 20, "m", G_BODY),
+    F(gravity, 0.1, 100, "m/s^2", G_BODY),
+    F(air_control, 0, 200, "m/s^2", G_BODY),
+    F(glide_speed, 0.1, 50, "m/s", G_BODY),
+    F(glide_sink, 0.01, 50, "m/s", G_BODY),
+    F(plunge_speed, 1, 200, "m/s", G_BODY),
+    F(max_fall_speed, 1, 500, "m/s", G_BODY),
+    F(climb_speed, 0.05, 20, "m/s", G_BODY),
+    F(climb_jump_height, 0.05, 20, "m", G_BODY),
+    F(climb_jump_seconds, 0.01, 5, "s", G_BODY),
+    F(swim_speed, 0.05, 20, "m/s", G_BODY),
+    F(swim_dash_speed, 0.05, 40, "m/s", G_BODY),
+    F(drown_seconds, 0, 30, "s", G_BODY),
+    F(step_height, 0, 2, "m", G_BODY),
+    F(max_walk_slope, 0.01, 1.5, "rad", G_BODY),
+    F(wading_depth, 0.05, 5, "m", G_BODY),
+    F(glider_min_height, 0, 100, "m", G_BODY),
+    F(capsule_radius, 0.05, 2, "m", G_BODY),
+    F(capsule_height, 0.2, 10, "m", G_BODY),
+    F(crouch_height, 0.1, 10, "m", G_BODY),
+    F(crouch_speed, 0.05, 20, "m/s", G_BODY),
+    F(fall_catch_seconds, 0, 5, "s", G_GATES),
+    F(walk_stick_threshold, 0, 1, "stick length", G_GATES),
+    F(move_epsilon, 0, 0.5, "stick length", G_GATES),
+    F(swim_exit_margin, 0, 1, "m", G_GATES),
+    FC(dash, 0, 1000, "stamina"),
+    FC(sprint_per_s, 0, 1000, "stamina/s"),
+    FC(climb_per_s, 0, 1000, "stamina/s"),
+    FC(climb_start_min, 0, 1000, "stamina"),
+    FC(climb_jump, 0, 1000, "stamina"),
+    FC(glide_per_s, 0, 1000, "stamina/s"),
+    FC(swim_stroke, 0, 1000, "stamina"),
+    FC(swim_stroke_seconds, 0.05, 60, "s"),
+    FC(swim_dash_start, 0, 1000, "stamina"),
+    FC(swim_dash_per_s, 0, 1000, "stamina/s"),
+};
+#define SCHEMA_COUNT ((int)(sizeof schema / sizeof schema[0]))
+
+static const char *const group_file[] = {"locomotion.lua (a body type's entry)", "gates.lua",
+                                         "stamina.lua (costs)"};
+static const char *const tune_names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates"};
+
+static const field *find_field(const char *name, int group) {
+    for (int i = 0; i < SCHEMA_COUNT; i++)
+        if (strcmp(schema[i].name, name) == 0 && (group < 0 || schema[i].group == group))
+            return &schema[i];
+    return NULL;
+}
+
+static double *slot(gait_locomotion *n, const field *f) {
+    return (double *)(void *)((char *)n + f->offset);
+}
+
+/* The first line of the file holding `key =` (1-based), 0 when not found. */
+static int find_line(const char *path, const char *key) {
+    if (!path || !path[0]) return 0;
+    FILE *fp = fopen(path, "r");
+    if (!fp) return 0;
+    char line[1024];
+    int no = 0, found = 0;
+    size_t kn = strlen(key);
+    while (!found && fgets(line, sizeof line, fp)) {
+        no++;
+        for (char *p = strstr(line, key); p; p = strstr(p + 1, key)) {
+            bool start = p == line || !((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_' ||
+                                        (p[-1] >= '0' && p[-1] <= '9'));
+            const char *q = p + kn;
+            while (*q == ' ' || *q == '\t') q++;
+            if (start && *q == '=' && q[1] != '=') {
+                found = no;
+                break;
+            }
+        }
+    }
+    fclose(fp);
+    return found;
+}
+
+/* "file:line: " (or "file: " when the line is unknown, or "" without a file) */
+static void where(char *out, size_t cap, const char *path, const char *key) {
+    if (!path || !path[0]) {
+        out[0] = 0;
+        return;
+    }
+    int line = find_line(path, key);
+    if (line > 0) snprintf(out, cap, "%s:%d: ", path, line);
+    else snprintf(out, cap, "%s: ", path);
+}
+
+/* Reads the table at idx into *out: only keys of `group` (-1: any group; "costs" a subtable).
+ * prefix names the table in messages ("provisional", "costs"). */
+static bool read_fields(lua_State *L, int idx, int group, gait_locomotion *out, const char *path,
+                        const char *prefix, char *err, size_t cap) {
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    char at[GAIT__PATH_MAX + 32];
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            where(at, sizeof at, path, "");
+            snprintf(err, cap, "%s%s: a key of type %s; keys are names", at, prefix,
+                     luaL_typename(L, -2));
+            lua_pop(L, 2);
+            return false;
+        }
+        const char *key = lua_tostring(L, -2);
+        if (group < 0 && strcmp(key, "costs") == 0) {
+            if (!lua_istable(L, -1)) {
+                where(at, sizeof at, path, key);
+                snprintf(err, cap, "%scosts must be a table, not a %s", at, luaL_typename(L, -1));
+                lua_pop(L, 2);
+                return false;
+            }
+            if (!read_fields(L, -1, G_COSTS, out, path, "costs", err, cap)) {
+                lua_pop(L, 2);
+                return false;
+            }
+            lua_pop(L, 1);
+            continue;
+        }
+        const field *f = find_field(key, group);
+        where(at, sizeof at, path, key);
+        if (!f) {
+            const field *other = find_field(key, -1);
+            if (other)
+                snprintf(err, cap, "%s%s.%s: this number belongs in %s", at, prefix, key,
+                         group_file[other->group]);
+            else
+                snprintf(err, cap, "%s%s.%s: unknown key (see gait.tuning.schema() for the known "
+                         "ones)", at, prefix, key);
+            lua_pop(L, 2);
+            return false;
+        }
+        if (lua_type(L, -1) != LUA_TNUMBER) {
+            snprintf(err, cap, "%s%s.%s: a %s, wanted a number in [%g, %g] %s", at, prefix, key,
+                     luaL_typename(L, -1), f->lo, f->hi, f->unit);
+            lua_pop(L, 2);
+            return false;
+        }
+        double v = lua_tonumber(L, -1);
+        if (!(v >= f->lo && v <= f->hi)) {
+            snprintf(err, cap, "%s%s.%s = %g is %s; allowed [%g, %g] %s", at, prefix, key, v,
+                     isnan(v) ? "NaN" : (isinf(v) ? "infinite" : "out of range"), f->lo, f->hi,
+                     f->unit);
+            lua_pop(L, 2);
+            return false;
+        }
+        *slot(out, f) = v;
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+bool gait__locomotion_from_table(lua_State *L, int idx, gait_locomotion *out, char *err, size_t cap) {
+    gait_locomotion n = *out;
+    if (!read_fields(L, idx, -1, &n, NULL, "numbers", err, cap)) return false;
+    if (gait_locomotion_validate(&n, err, cap) != GAIT_OK) return false;
+    *out = n;
+    return true;
+}
+
+void gait__push_locomotion(lua_State *L, const gait_locomotion *n) {
+    lua_createtable(L, 0, SCHEMA_COUNT);
+    lua_createtable(L, 0, 10);
+    for (int i = 0; i < SCHEMA_COUNT; i++) {
+        double v = *slot((gait_locomotion *)(uintptr_t)n, &schema[i]);
+        lua_pushnumber(L, v);
+        lua_setfield(L, schema[i].group == G_COSTS ? -2 : -3, schema[i].name);
+    }
+    lua_setfield(L, -2, "costs");
+}
+
+/* ---- loading ------------------------------------------------------------------------------- */
+
+/* Runs a tuning file and leaves its table on the stack. */
+static gait_status run_tuning_file(gait_script *s, const char *path) {
+    gait_status st = gait__script_loadfile(s, path, true);
+    if (st != GAIT_OK) return st;
+    char what[32];
+    snprintf(what, sizeof what, "tuning");
+    st = gait__script_pcall(s, 0, 1, what, true);
+    if (st != GAIT_OK) return st;
+    if (!lua_istable(s->L, -1)) {
+        gait__script_error(s, "%s:1: a tuning file must return a table, not a %s", path,
+                           luaL_typename(s->L, -1));
+        lua_pop(s->L, 1);
+        return GAIT_ERR_SCRIPT;
+    }
+    return GAIT_OK;
+}
+
+gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE_FILES]) {
+    lua_State *L = s->L;
+    int top = lua_gettop(L);
+    char err[1024];
+    gait__tuning t;
+    memset(&t, 0, sizeof t);
+    t.refill_rate = -1;
+    t.refill_delay = -1;
+    for (int k = 0; k < GAIT__TUNE_FILES; k++)
+        snprintf(t.paths[k], sizeof t.paths[k], "%s", paths[k] ? paths[k] : "");
+    /* watch every file of the set, even one that fails now: its fix is picked up by poll */
+    for (int k = 0; k < GAIT__TUNE_FILES; k++)
+        if (t.paths[k][0]) gait__script_watch(s, t.paths[k], GAIT__WATCH_TUNING, tune_names[k]);
+
+    int tab[GAIT__TUNE_FILES] = {0, 0, 0};
+    for (int k = 0; k < GAIT__TUNE_FILES; k++) {
+        if (!t.paths[k][0]) continue;
+        if (run_tuning_file(s, t.paths[k]) != GAIT_OK) {
+            lua_settop(L, top);
+            return GAIT_ERR_SCRIPT;
+        }
+        tab[k] = lua_gettop(L);
+    }
+
+    gait_locomotion base = gait_default_locomotion();
+    /* stamina.lua: refill and costs */
+    if (tab[GAIT__TUNE_STAMINA]) {
+        const char *path = t.paths[GAIT__TUNE_STAMINA];
+        int ti = tab[GAIT__TUNE_STAMINA];
+        lua_pushnil(L);
+        while (lua_next(L, ti)) {
+            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            char at[GAIT__PATH_MAX + 32];
+            where(at, sizeof at, path, key);
+            if (strcmp(key, "costs") == 0) {
+                if (!lua_istable(L, -1)) {
+                    snprintf(err, sizeof err, "%scosts must be a table, not a %s", at, luaL_typename(L, -1));
+                    goto fail;
+                }
+                if (!read_fields(L, -1, G_COSTS, &base, path, "costs", err, sizeof err)) goto fail;
+            } else if (strcmp(key, "refill_rate") == 0 || strcmp(key, "refill_delay") == 0) {
+                bool rate = key[7] == 'r';
+                double lo = 0, hi = rate ? 10000 : 60, v = lua_tonumber(L, -1);
+                const char *unit = rate ? "stamina/s" : "s";
+                if (lua_type(L, -1) != LUA_TNUMBER) {
+                    snprintf(err, sizeof err, "%s%s: a %s, wanted a number in [%g, %g] %s", at, key,
+                             luaL_typename(L, -1), lo, hi, unit);
+                    goto fail;
+                }
+                if (!(v >= lo && v <= hi)) {
+                    snprintf(err, sizeof err, "%s%s = %g is %s; allowed [%g, %g] %s", at, key, v,
+                             isnan(v) ? "NaN" : "out of range", lo, hi, unit);
+                    goto fail;
+                }
+                if (rate) t.refill_rate = v;
+                else t.refill_delay = v;
+            } else {
+                snprintf(err, sizeof err, "%s%s: unknown key (stamina.lua holds refill_rate, "
+                         "refill_delay and costs = {...})", at, key);
+                goto fail;
+            }
+            lua_pop(L, 1);
+        }
+        if ((t.refill_rate < 0) != (t.refill_delay < 0)) {
+            snprintf(err, sizeof err, "%s: give refill_rate and refill_delay together", path);
+            goto fail;
+        }
+    }
+    if (tab[GAIT__TUNE_GATES] &&
+        !read_fields(L, tab[GAIT__TUNE_GATES], G_GATES, &base, t.paths[GAIT__TUNE_GATES], "gates",
+                     err, sizeof err))
+        goto fail;
+
+    t.provisional = base;
+    if (tab[GAIT__TUNE_LOCOMOTION]) {
+        const char *path = t.paths[GAIT__TUNE_LOCOMOTION];
+        int ti = tab[GAIT__TUNE_LOCOMOTION];
+        /* the provisional entry first: measured entries start from it */
+        lua_getfield(L, ti, "provisional");
+        if (!lua_isnil(L, -1)) {
+            if (!lua_istable(L, -1)) {
+                snprintf(err, sizeof err, "%s: provisional must be a table", path);
+                goto fail;
+            }
+            if (!read_fields(L, -1, G_BODY, &t.provisional, path, "provisional", err, sizeof err))
+                goto fail;
+        }
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        while (lua_next(L, ti)) {
+            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            if (strcmp(key, "provisional") == 0) {
+                lua_pop(L, 1);
+                continue;
+            }
+            int type = gait_body_type_from_name(key);
+            char at[GAIT__PATH_MAX + 32];
+            where(at, sizeof at, path, key);
+            if (type < 0) {
+                snprintf(err, sizeof err, "%s%s: not a body type (provisional, medium_female, "
+                         "medium_male, tall_female, tall_male, short_female)", at, key);
+                goto fail;
+            }
+            if (!lua_istable(L, -1)) {
+                snprintf(err, sizeof err, "%s%s must be a table, not a %s", at, key, luaL_typename(L, -1));
+                goto fail;
+            }
+            t.measured[type] = t.provisional;
+            if (!read_fields(L, -1, G_BODY, &t.measured[type], path, key, err, sizeof err)) goto fail;
+            t.has[type] = true;
+            lua_pop(L, 1);
+        }
+    }
+    /* the library's own cross-field rules, per entry */
+    {
+        char why[256];
+        const char *file = t.paths[GAIT__TUNE_LOCOMOTION][0] ? t.paths[GAIT__TUNE_LOCOMOTION] : "tuning";
+        if (gait_locomotion_validate(&t.provisional, why, sizeof why) != GAIT_OK) {
+            snprintf(err, sizeof err, "%s: provisional: %s", file, why);
+            goto fail;
+        }
+        for (int i = 0; i < GAIT_BODY_TYPE_COUNT; i++)
+            if (t.has[i] && gait_locomotion_validate(&t.measured[i], why, sizeof why) != GAIT_OK) {
+                snprintf(err, sizeof err, "%s: %s: %s", file, gait_body_type_name((gait_body_type)i), why);
+                goto fail;
+            }
+    }
+    t.loaded = true;
+    s->tuning = t;
+    lua_settop(L, top);
+    gait__tuning_apply_all(s);
+    return GAIT_OK;
+fail:
+    lua_settop(L, top);
+    gait__script_error(s, "%s (nothing applied; the last good tuning stays)", err);
+    return GAIT_ERR_SCRIPT;
+}
+
+void gait__tuning_apply_world(gait_script *s, gait_world *w) {
+    if (!s->tuning.loaded || !w) return;
+    gait_world_set_provisional_locomotion(w, &s->tuning.provisional);
+    for (int i = 0; i < GAIT_BODY_TYPE_COUNT; i++) {
+        if (s->tuning.has[i]) gait_world_set_locomotion(w, (gait_body_type)i, &s->tuning.measured[i]);
+        else gait_world_clear_locomotion(w, (gait_body_type)i);
+    }
+    if (s->tuning.refill_rate >= 0)
+        for (int i = 0; i < w->capacity; i++) /* runtime state (value, rest) is kept */
+            if (w->characters[i].alive) {
+                w->characters[i].stamina.refill_rate = s->tuning.refill_rate;
+                w->characters[i].stamina.refill_delay = s->tuning.refill_delay;
+            }
+}
+
+void gait__tuning_apply_all(gait_script *s) {
+    lua_State *L = s->L;
+    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_WORLDS);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        gait__wbox *b = (gait__wbox *)lua_touserdata(L, -1);
+        if (b && b->world) gait__tuning_apply_world(s, b->world);
+    }
+    lua_pop(L, 1);
+    if (s->host_world) gait__tuning_apply_world(s, s->host_world); /* no-op repeat is harmless */
+}
+
+/* ---- gait.tuning --------------------------------------------------------------------------- */
+
+/* gait.tuning.load([dir | {locomotion = path, stamina = path, gates = path}]) -> true | nil, msg */
+static int l_tuning_load(lua_State *L) {
+    gait_script *s = gait__script_from(L);
+    char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
+    const char *paths[GAIT__TUNE_FILES] = {NULL, NULL, NULL};
+    if (lua_istable(L, 1)) {
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            int which = -1;
+            for (int i = 0; i < GAIT__TUNE_FILES; i++)
+                if (strcmp(k, tune_names[i]) == 0) which = i;
+            if (which < 0)
+                return luaL_argerror(L, 1, lua_pushfstring(L, "unknown tuning file \"%s\" (locomotion, "
+                                                              "stamina, gates)", k));
+            if (lua_type(L, -1) != LUA_TSTRING) return luaL_argerror(L, 1, "tuning paths are strings");
+            snprintf(buf[which], sizeof buf[which], "%s", lua_tostring(L, -1));
+            paths[which] = buf[which];
+            lua_pop(L, 1);
+        }
+    } else {
+        const char *dir = luaL_optstring(L, 1, NULL);
+        for (int k = 0; k < GAIT__TUNE_FILES; k++) {
+            int n = dir ? snprintf(buf[k], sizeof buf[k], "%s/%s.lua", dir, tune_names[k])
+                        : snprintf(buf[k], sizeof buf[k], "%s/scripts/tuning/%s.lua", s->root,
+                                   tune_names[k]);
+            if (n < 0 || n >= (int)sizeof buf[k]) return luaL_argerror(L, 1, "path too long");
+            paths[k] = buf[k];
+        }
+    }
+    if (gait__tuning_load(s, paths) != GAIT_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, s->error);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* gait.tuning.schema() -> {name = {min, max, unit, file}} */
+static int l_tuning_schema(lua_State *L) {
+    lua_createtable(L, 0, SCHEMA_COUNT);
+    for (int i = 0; i < SCHEMA_COUNT; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushnumber(L, schema[i].lo);
+        lua_setfield(L, -2, "min");
+        lua_pushnumber(L, schema[i].hi);
+        lua_setfield(L, -2, "max");
+        lua_pushstring(L, schema[i].unit);
+        lua_setfield(L, -2, "unit");
+        lua_pushstring(L, group_file[schema[i].group]);
+        lua_setfield(L, -2, "file");
+        lua_setfield(L, -2, schema[i].name);
+    }
+    return 1;
+}
+
+/* gait.tuning.files() -> {locomotion = path, ...} of the loaded set */
+static int l_tuning_files(lua_State *L) {
+    gait_script *s = gait__script_from(L);
+    lua_newtable(L);
+    for (int k = 0; k < GAIT__TUNE_FILES; k++)
+        if (s->tuning.paths[k][0]) {
+            lua_pushstring(L, s->tuning.paths[k]);
+            lua_setfield(L, -2, tune_names[k]);
+        }
+    return 1;
+}
+
+static int l_tuning_loaded(lua_State *L) {
+    lua_pushboolean(L, gait__script_from(L)->tuning.loaded);
+    return 1;
+}
+
+int gait__open_tuning(lua_State *L) {
+    static const luaL_Reg fns[] = {{"load", l_tuning_load}, {"schema", l_tuning_schema},
+                                   {"files", l_tuning_files}, {"loaded", l_tuning_loaded},
+                                   {NULL, NULL}};
+    lua_newtable(L);
+    luaL_register(L, NULL, fns);
+    return 1;
+}
+
+/* ---- gait.locomotion ----------------------------------------------------------------------- */
+
+static const char *const next_keys[] = {
+    "state", "seconds", "move", "move_up", "walking", "crouching", "pressed", "held", "stamina",
+    "stamina_multiplier", "grounded", "rising", "height_above_ground", "water_depth",
+    "submersion", "wall", "wall_ahead", "over_top", "numbers",
+};
+#define NEXT_KEYS ((int)(sizeof next_keys / sizeof next_keys[0]))
+
+static int state_arg(lua_State *L, int idx, const char *what) {
+    if (lua_type(L, idx) != LUA_TSTRING) return luaL_error(L, "%s must be a state name", what);
+    int st = gait_state_from_name(lua_tostring(L, idx));
+    if (st < 0) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; i < GAIT_STATE_COUNT; i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, gait_state_name((gait_state)i));
+        }
+        luaL_pushresult(&b);
+        return luaL_error(L, "%s \"%s\" is not one of: %s", what, lua_tostring(L, idx), lua_tostring(L, -1));
+    }
+    return st;
+}
+
+static double opt_num(lua_State *L, int t, const char *k, double def) {
+    lua_getfield(L, t, k);
+    double v = def;
+    if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TNUMBER) luaL_error(L, "next: %s must be a number", k);
+        v = lua_tonumber(L, -1);
+        if (isnan(v)) luaL_error(L, "next: %s is NaN", k);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static bool opt_bool(lua_State *L, int t, const char *k) {
+    lua_getfield(L, t, k);
+    bool v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* gait.locomotion.next{state = "fall", seconds = 0.5, move = 1, pressed = {"jump"}, stamina = 50,
+ *   grounded = false, height_above_ground = 10, ..., numbers = {overrides}} -> state name.
+ * The pure gate function: contact fields default to "standing on dry ground", stamina to 100,
+ * numbers to the provisional defaults (a table overrides some). */
+static int l_locomotion_next(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        bool ok = false;
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (int i = 0; i < NEXT_KEYS && !ok; i++) ok = strcmp(lua_tostring(L, -1), next_keys[i]) == 0;
+        if (!ok) {
+            lua_pushvalue(L, -1);
+            return luaL_error(L, "next: unknown key \"%s\" (known: state, seconds, move, move_up, "
+                                 "walking, crouching, pressed, held, stamina, stamina_multiplier, "
+                                 "grounded, rising, height_above_ground, water_depth, submersion, "
+                                 "wall, wall_ahead, over_top, numbers)", lua_tostring(L, -1));
+        }
+    }
+    gait_phase ph;
+    lua_getfield(L, 1, "state");
+    ph.state = lua_isnil(L, -1) ? GAIT_STATE_IDLE : (gait_state)state_arg(L, lua_gettop(L), "state");
+    lua_pop(L, 1);
+    ph.seconds = opt_num(L, 1, "seconds", 0);
+    gait_gate_input in;
+    memset(&in, 0, sizeof in);
+    in.move = opt_num(L, 1, "move", 0);
+    in.move_up = opt_num(L, 1, "move_up", in.move);
+    in.walking = opt_bool(L, 1, "walking");
+    in.crouching = opt_bool(L, 1, "crouching");
+    lua_getfield(L, 1, "pressed");
+    in.pressed = gait__check_buttons(L, -1, "pressed");
+    lua_getfield(L, 1, "held");
+    in.held = gait__check_buttons(L, -1, "held");
+    lua_pop(L, 2);
+    in.stamina = opt_num(L, 1, "stamina", 100);
+    in.stamina_multiplier = opt_num(L, 1, "stamina_multiplier", 1);
+    gait_contact c;
+    memset(&c, 0, sizeof c);
+    lua_getfield(L, 1, "grounded");
+    c.grounded = lua_isnil(L, -1) ? true : lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    c.rising = opt_bool(L, 1, "rising");
+    c.height_above_ground = opt_num(L, 1, "height_above_ground", 0);
+    c.water_depth = opt_num(L, 1, "water_depth", 0);
+    c.submersion = opt_num(L, 1, "submersion", -INFINITY);
+    c.wall = opt_bool(L, 1, "wall");
+    c.wall_ahead = opt_bool(L, 1, "wall_ahead");
+    c.over_top = opt_bool(L, 1, "over_top");
+    gait_locomotion n = gait_default_locomotion();
+    lua_getfield(L, 1, "numbers");
+    if (!lua_isnil(L, -1)) {
+        char err[256];
+        if (!lua_istable(L, -1) || !gait__locomotion_from_table(L, lua_gettop(L), &n, err, sizeof err))
+            return luaL_argerror(L, 1, lua_istable(L, -1) ? err : "numbers must be a table");
+    }
+    lua_pop(L, 1);
+    lua_pushstring(L, gait_state_name(gait_locomotion_next(&ph, &in, &c, &n)));
+    return 1;
+}
+
+static int l_locomotion_is_edge(lua_State *L) {
+    int a = state_arg(L, 1, "from"), b = state_arg(L, 2, "to");
+    lua_pushboolean(L, gait_locomotion_is_edge((gait_state)a, (gait_state)b));
+    return 1;
+}
+
+static int l_locomotion_defaults(lua_State *L) {
+    gait_locomotion n = gait_default_locomotion();
+    gait__push_locomotion(L, &n);
+    return 1;
+}
+
+/* gait.locomotion.validate{numbers} -> true | nil, message (over the defaults) */
+static int l_locomotion_validate(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    gait_locomotion n = gait_default_locomotion();
+    char err[256];
+    if (!gait__locomotion_from_table(L, 1, &n, err, sizeof err)) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int l_state_kind(lua_State *L) {
+    gait_state s = (gait_state)state_arg(L, 1, "state");
+    lua_pushstring(L, gait_state_on_foot(s) ? "on_foot" : gait_state_airborne(s) ? "airborne"
+                      : gait_state_in_water(s) ? "in_water" : gait_state_on_wall(s) ? "on_wall" : "other");
+    return 1;
+}
+
+int gait__open_locomotion(lua_State *L) {
+    static const luaL_Reg fns[] = {{"next", l_locomotion_next}, {"is_edge", l_locomotion_is_edge},
+                                   {"defaults", l_locomotion_defaults},
+                                   {"validate", l_locomotion_validate}, {"kind", l_state_kind},
+                                   {NULL, NULL}};
+    lua_newtable(L);
+    luaL_register(L, NULL, fns);
+    lua_createtable(L, GAIT_STATE_COUNT, 0);
+    for (int i = 0; i < GAIT_STATE_COUNT; i++) {
+        lua_pushstring(L, gait_state_name((gait_state)i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "states");
+    return 1;
+}
+
+/* ---- gait.stamina: a pool on its own (the same one characters hold) ------------------------- */
+
+static gait_stamina *check_pool(lua_State *L, int i) {
+    return (gait_stamina *)luaL_checkudata(L, i, GAIT__MT_POOL);
+}
+
+static const char *const pool_keys[] = {"max", "start", "refill_rate", "refill_delay", "multiplier"};
+
+static int l_pool_new(lua_State *L) {
+    gait_stamina_def d = gait_default_stamina_def();
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            lua_pop(L, 1);
+            bool ok = false;
+            for (int i = 0; i < 5 && !ok; i++)
+                ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), pool_keys[i]) == 0;
+            if (!ok) return luaL_argerror(L, 1, "stamina pool keys: max, start, refill_rate, refill_delay, multiplier");
+        }
+        d.max = opt_num(L, 1, "max", d.max);
+        d.start = opt_num(L, 1, "start", d.max);
+        d.refill_rate = opt_num(L, 1, "refill_rate", d.refill_rate);
+        d.refill_delay = opt_num(L, 1, "refill_delay", d.refill_delay);
+        d.multiplier = opt_num(L, 1, "multiplier", d.multiplier);
+    }
+    gait_stamina *p = (gait_stamina *)lua_newuserdata(L, sizeof *p);
+    if (gait_stamina_init(p, &d) != GAIT_OK)
+        return luaL_argerror(L, 1, "stamina def out of range (max in (0, 1e6], start in [0, max], "
+                                   "refill_rate and refill_delay >= 0, multiplier in [0, 100])");
+    luaL_getmetatable(L, GAIT__MT_POOL);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int l_pool_value(lua_State *L) {
+    gait_stamina *p = check_pool(L, 1);
+    lua_pushnumber(L, p->value);
+    lua_pushnumber(L, p->max);
+    return 2;
+}
+
+static int l_pool_spend(lua_State *L) {
+    gait_stamina *p = check_pool(L, 1);
+    double a = luaL_checknumber(L, 2);
+    if (!isfinite(a) || a < 0) return luaL_argerror(L, 2, "amount must be finite and >= 0");
+    if (!gait_stamina_can_spend(p, a)) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%f x %f is more than the %f left", a, p->multiplier, p->value);
+        return 2;
+    }
+    gait_stamina_spend(p, a);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int l_pool_can_spend(lua_State *L) {
+    gait_stamina *p = check_pool(L, 1);
+    double a = luaL_checknumber(L, 2);
+    if (!isfinite(a) || a < 0) return luaL_argerror(L, 2, "amount must be finite and >= 0");
+    lua_pushboolean(L, gait_stamina_can_spend(p, a));
+    return 1;
+}
+
+static int l_pool_set_multiplier(lua_State *L) {
+    if (gait_stamina_set_multiplier(check_pool(L, 1), luaL_checknumber(L, 2)) != GAIT_OK)
+        return luaL_argerror(L, 2, "multiplier must be in [0, 100]");
+    return 0;
+}
+
+/* pool:step(from, to, moving, dt) with the default costs */
+static int l_pool_step(lua_State *L) {
+    gait_stamina *p = check_pool(L, 1);
+    gait_state from = (gait_state)state_arg(L, 2, "from"), to = (gait_state)state_arg(L, 3, "to");
+    bool moving = lua_toboolean(L, 4);
+    double dt = luaL_checknumber(L, 5);
+    if (!(dt >= 0 && dt <= 10)) return luaL_argerror(L, 5, "dt must be in [0, 10] s");
+    gait_stamina_costs costs = gait_default_stamina_costs();
+    gait_stamina_step(p, &costs, from, to, moving, dt);
+    return 0;
+}
+
+static int l_pool_tostring(lua_State *L) {
+    gait_stamina *p = check_pool(L, 1);
+    lua_pushfstring(L, "gait.stamina_pool (%f / %f)", p->value, p->max);
+    return 1;
+}
+
+static int l_stamina_refills_in(lua_State *L) {
+    lua_pushboolean(L, gait_stamina_refills_in((gait_state)state_arg(L, 1, "state")));
+    return 1;
+}
+
+int gait__open_stamina(lua_State *L) {
+    static const luaL_Reg methods[] = {{"value", l_pool_value}, {"spend", l_pool_spend},
+                                       {"can_spend", l_pool_can_spend},
+                                       {"set_multiplier", l_pool_set_multiplier},
+                                       {"step", l_pool_step}, {NULL, NULL}};
+    luaL_newmetatable(L, GAIT__MT_POOL);
+    lua_newtable(L);
+    luaL_register(L, NULL, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_pool_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+    static const luaL_Reg fns[] = {{"new", l_pool_new}, {"refills_in", l_stamina_refills_in},
+                                   {NULL, NULL}};
+    lua_newtable(L);
+    luaL_register(L, NULL, fns);
+    return 1;
+}
+
+/* ---- gait.clock --------------------------------------------------------------------------- */
+
+static int l_clock_new(lua_State *L) {
+    gait_clock_def d = gait_default_clock_def();
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        d.step_seconds = opt_num(L, 1, "step_seconds", d.step_seconds);
+        d.max_steps_per_frame = (int)opt_num(L, 1, "max_steps_per_frame", d.max_steps_per_frame);
+    }
+    gait_clock *c = (gait_clock *)lua_newuserdata(L, sizeof *c);
+    if (gait_clock_init(c, &d) != GAIT_OK)
+        return luaL_argerror(L, 1, "step_seconds in [0.001, 0.1], max_steps_per_frame in 1..1000");
+    luaL_getmetatable(L, GAIT__MT_CLOCK);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int l_clock_advance(lua_State *L) {
+    gait_clock *c = (gait_clock *)luaL_checkudata(L, 1, GAIT__MT_CLOCK);
+    int steps = 0;
+    if (gait_clock_advance(c, luaL_checknumber(L, 2), &steps) != GAIT_OK)
+        return luaL_argerror(L, 2, "frame seconds must be finite and >= 0");
+    lua_pushinteger(L, steps);
+    return 1;
+}
+
+static int l_clock_alpha(lua_State *L) {
+    lua_pushnumber(L, gait_clock_alpha((gait_clock *)luaL_checkudata(L, 1, GAIT__MT_CLOCK)));
+    return 1;
+}
+
+static int l_clock_steps(lua_State *L) {
+    gait_clock *c = (gait_clock *)luaL_checkudata(L, 1, GAIT__MT_CLOCK);
+    lua_pushnumber(L, (lua_Number)c->steps);
+    lua_pushnumber(L, (lua_Number)c->dropped_steps);
+    return 2;
+}
+
+int gait__open_clock(lua_State *L) {
+    static const luaL_Reg methods[] = {{"advance", l_clock_advance}, {"alpha", l_clock_alpha},
+                                       {"steps", l_clock_steps}, {NULL, NULL}};
+    luaL_newmetatable(L, GAIT__MT_CLOCK);
+    lua_newtable(L);
+    luaL_register(L, NULL, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushcfunction(L, l_clock_new);
+    lua_setfield(L, -2, "new");
+    return 1;
+}
