@@ -563,7 +563,7 @@ static gait_vec3 climb_terrain(const gait__mover *m, gait_vec3 feet, gait_vec3 v
         double h;
         gait_vec3 tn;
         if (!terrain_at(m, p1.x, p1.z, &h, &tn)) h = p1.y;
-        if (v.y > 0 && p1.y > feet.y + m->radius) {
+        if (v.y > 0 && p1.y > feet.y + 1e-3) {
             *over_top = true; /* past the cliff's top onto walkable ground */
             r->grounded = true;
             r->ground_normal = tn;
