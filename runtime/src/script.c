@@ -72,10 +72,16 @@ static int traceback_handler(lua_State *L) {
 }
 
 static void budget_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     gait_script *s = gait__script_from(L);
-    luaL_error(L, "instruction budget of %d VM instructions exceeded (an endless loop?)",
-               s ? (int)s->instruction_budget : 0);
+    /* name the line the loop was caught on: the hook's own frame has none */
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+    else
+        lua_pushliteral(L, "");
+    lua_pushfstring(L, "instruction budget of %d VM instructions exceeded (an endless loop?)",
+                    s ? (int)s->instruction_budget : 0);
+    lua_concat(L, 2);
+    lua_error(L);
 }
 
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,

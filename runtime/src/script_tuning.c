@@ -184,9 +184,12 @@ static bool read_fields(lua_State *L, int idx, int group, gait_locomotion *out, 
         }
         double v = lua_tonumber(L, -1);
         if (!(v >= f->lo && v <= f->hi)) {
-            snprintf(err, cap, "%s%s.%s = %g is %s; allowed [%g, %g] %s", at, prefix, key, v,
-                     isnan(v) ? "NaN" : (isinf(v) ? "infinite" : "out of range"), f->lo, f->hi,
-                     f->unit);
+            if (isnan(v))
+                snprintf(err, cap, "%s%s.%s is NaN; allowed [%g, %g] %s", at, prefix, key, f->lo,
+                         f->hi, f->unit);
+            else
+                snprintf(err, cap, "%s%s.%s = %g is %s; allowed [%g, %g] %s", at, prefix, key, v,
+                         isinf(v) ? "infinite" : "out of range", f->lo, f->hi, f->unit);
             lua_pop(L, 2);
             return false;
         }
@@ -244,9 +247,14 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
     t.refill_delay = -1;
     for (int k = 0; k < GAIT__TUNE_FILES; k++)
         snprintf(t.paths[k], sizeof t.paths[k], "%s", paths[k] ? paths[k] : "");
-    /* watch every file of the set, even one that fails now: its fix is picked up by poll */
-    for (int k = 0; k < GAIT__TUNE_FILES; k++)
-        if (t.paths[k][0]) gait__script_watch(s, t.paths[k], GAIT__WATCH_TUNING, tune_names[k]);
+    /* The set is watched once it is the script's: after a success, or on a first load that
+     * fails (so the fix to a typo at start-up is picked up by poll). A later load of another
+     * set that fails leaves the last good set, and what is watched, as they were. */
+    if (!s->tuning.loaded) {
+        memcpy(s->tuning.paths, t.paths, sizeof t.paths);
+        for (int k = 0; k < GAIT__TUNE_FILES; k++)
+            if (t.paths[k][0]) gait__script_watch(s, t.paths[k], GAIT__WATCH_TUNING, tune_names[k]);
+    }
 
     int tab[GAIT__TUNE_FILES] = {0, 0, 0};
     for (int k = 0; k < GAIT__TUNE_FILES; k++) {
@@ -284,8 +292,12 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
                     goto fail;
                 }
                 if (!(v >= lo && v <= hi)) {
-                    snprintf(err, sizeof err, "%s%s = %g is %s; allowed [%g, %g] %s", at, key, v,
-                             isnan(v) ? "NaN" : "out of range", lo, hi, unit);
+                    if (isnan(v))
+                        snprintf(err, sizeof err, "%s%s is NaN; allowed [%g, %g] %s", at, key, lo,
+                                 hi, unit);
+                    else
+                        snprintf(err, sizeof err, "%s%s = %g is out of range; allowed [%g, %g] %s",
+                                 at, key, v, lo, hi, unit);
                     goto fail;
                 }
                 if (rate) t.refill_rate = v;
@@ -363,6 +375,8 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
     }
     t.loaded = true;
     s->tuning = t;
+    for (int k = 0; k < GAIT__TUNE_FILES; k++)
+        if (t.paths[k][0]) gait__script_watch(s, t.paths[k], GAIT__WATCH_TUNING, tune_names[k]);
     lua_settop(L, top);
     gait__tuning_apply_all(s);
     return GAIT_OK;

@@ -165,6 +165,20 @@ static int fail(lua_State *L, const char *msg) {
     return 2;
 }
 
+/* jit.off(fn, true): LuaJIT's compiled traces never run the count hook, so a function that
+ * must stay stoppable by the instruction budget runs interpreted (with every function nested
+ * in it). */
+static void jit_off(lua_State *L, int fn) {
+    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_JITOFF);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushvalue(L, fn);
+    lua_pushboolean(L, 1);
+    if (lua_pcall(L, 2, 0, 0) != 0) lua_pop(L, 1);
+}
+
 /* ---- world userdata ------------------------------------------------------------------------ */
 
 gait__wbox *gait__check_world(lua_State *L, int idx) {
@@ -1219,6 +1233,7 @@ static int character_set_kit(lua_State *L) {
     } else if (lua_istable(L, 2)) {
         lua_getfield(L, 2, "on_presses");
         if (!lua_isfunction(L, -1)) return luaL_argerror(L, 2, "a kit table needs on_presses(character, presses, state)");
+        jit_off(L, lua_gettop(L)); /* so the instruction budget can stop it */
         lua_pop(L, 1);
     } else {
         return luaL_argerror(L, 2, "a kit is a name, a path or a table");
@@ -1435,14 +1450,7 @@ static int l_ch_set_gate_hook(lua_State *L) {
     if (lua_isnil(L, 2)) {
         gait_character_set_gate_hook(w, c->id, NULL, NULL);
     } else {
-        lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_JITOFF); /* so the budget can stop it */
-        if (lua_isfunction(L, -1)) {
-            lua_pushvalue(L, 2);
-            lua_pushboolean(L, 1);
-            if (lua_pcall(L, 2, 0, 0) != 0) lua_pop(L, 1);
-        } else {
-            lua_pop(L, 1);
-        }
+        jit_off(L, 2); /* so the budget can stop it */
         gait_character_set_gate_hook(w, c->id, gate_trampoline, c->box);
     }
     return 0;
