@@ -1,0 +1,726 @@
+/* gait-sandbox: a window onto a gait world — walk, climb, glide and swim in it.
+ *
+ *   gait-sandbox [WORLD.lua] [--world FILE] [--root DIR] [--frames N] [--screenshot FILE.png]
+ *                [--shot-frame N] [--input TRACK] [--fps N] [--status-interval S] [--size WxH]
+ *                [--kit NAME] [--no-hud]
+ *
+ * A frame (SPEC §1): read input once -> hold the presses (the character keeps them until a step
+ * reads them) -> turn the camera -> run the whole fixed steps due (gait_world_update, or the Lua
+ * layer's frame when it is built in: kits first, then the steps) -> draw the body blended between
+ * the last two steps -> the follow camera follows the blended body.
+ *
+ * Headless use (under Xvfb): --frames N ends after N frames, --screenshot FILE writes the last
+ * frame (or frame --shot-frame N), --input TRACK plays a scripted input track (controls.c), and a
+ * status line goes to stdout every --status-interval seconds (1 by default):
+ *   status t=… pos=x,y,z state=… stamina=… fps=… frame_ms=… runtime_ms=… (then more fields)
+ * plus one "state t=… from=… to=…" line per state change and "script_error …" / "world_error …"
+ * lines when a script or the world file fails. */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GAIT_SANDBOX_CAMERA
+#include "gait/camera.h"
+#endif
+
+typedef struct sb_options {
+    char root[SB_PATH_MAX];
+    char world[SB_PATH_MAX];
+    char screenshot[SB_PATH_MAX];
+    char input[SB_PATH_MAX];
+    char kit[64];
+    long frames;                 /* 0 = until closed */
+    long shot_frame;             /* 0 = at the end */
+    double fps;                  /* pacing target; 0 = unpaced */
+    double status_interval;      /* s */
+    int width, height;
+    bool hud;
+} sb_options;
+
+/* Everything the sandbox owns. The GLFW callbacks reach only `controls`, through the window's
+ * user pointer. */
+typedef struct sb_app {
+    sb_controls controls;
+    sb_options opt;
+    GLFWwindow *window;
+    gait_world *world;
+    gait_character_id player;
+    sb_scene scene;
+    sb_renderer *renderer;
+#ifdef GAIT_SANDBOX_SCRIPT
+    gait_script *script;
+    unsigned script_errors_seen;
+#endif
+#ifdef GAIT_SANDBOX_CAMERA
+    gait_camera camera;
+#else
+    double cam_pitch, cam_distance;   /* the sandbox's own follow camera until camera.h lands */
+#endif
+    sb_view view;
+    int party;
+    bool debug, help;
+    char error[SB_ERROR_MAX];         /* the last script or world error, shown on the HUD */
+    double error_time;
+    /* statistics over the current status interval */
+    double stat_start, stat_work, stat_runtime;
+    int stat_frames;
+    double fps, frame_ms, runtime_ms; /* of the last interval */
+    gait_state last_state;
+    long frame;
+    double t0;
+    char shot_dir[SB_PATH_MAX];
+    int shot_count;
+} sb_app;
+
+/* ---- arguments ---------------------------------------------------------------------------- */
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: gait-sandbox [WORLD.lua] [options]\n"
+            "  --world FILE          world file (default: <root>/scripts/worlds/default.lua)\n"
+            "  --root DIR            repo root holding shaders/ and scripts/ (default: found from\n"
+            "                        the executable, then the current directory)\n"
+            "  --frames N            quit after N frames\n"
+            "  --screenshot FILE     write a PNG of the last frame (or of --shot-frame N)\n"
+            "  --shot-frame N        take the --screenshot at frame N instead of the end\n"
+            "  --input FILE          play a scripted input track (format: runtime/sandbox/controls.c)\n"
+            "  --fps N               pace frames to N per second (default 60; 0 = as fast as possible)\n"
+            "  --status-interval S   seconds between status lines on stdout (default 1)\n"
+            "  --size WxH            window size (default 1280x720)\n"
+            "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
+            "  --no-hud              draw no HUD\n");
+}
+
+static bool parse_args(int argc, char **argv, sb_options *o) {
+    memset(o, 0, sizeof *o);
+    o->fps = 60;
+    o->status_interval = 1.0;
+    o->width = 1280, o->height = 720;
+    o->hud = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
+#define NEED_VALUE() do { if (!val) { fprintf(stderr, "gait-sandbox: %s needs a value\n", a); return false; } i++; } while (0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); exit(0); }
+        else if (strcmp(a, "--world") == 0) { NEED_VALUE(); snprintf(o->world, sizeof o->world, "%s", val); }
+        else if (strcmp(a, "--root") == 0) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", val); }
+        else if (strcmp(a, "--frames") == 0) { NEED_VALUE(); o->frames = atol(val); }
+        else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); snprintf(o->screenshot, sizeof o->screenshot, "%s", val); }
+        else if (strcmp(a, "--shot-frame") == 0) { NEED_VALUE(); o->shot_frame = atol(val); }
+        else if (strcmp(a, "--input") == 0) { NEED_VALUE(); snprintf(o->input, sizeof o->input, "%s", val); }
+        else if (strcmp(a, "--fps") == 0) { NEED_VALUE(); o->fps = atof(val); }
+        else if (strcmp(a, "--status-interval") == 0) { NEED_VALUE(); o->status_interval = atof(val); }
+        else if (strcmp(a, "--kit") == 0) { NEED_VALUE(); snprintf(o->kit, sizeof o->kit, "%s", val); }
+        else if (strcmp(a, "--size") == 0) {
+            NEED_VALUE();
+            if (sscanf(val, "%dx%d", &o->width, &o->height) != 2 || o->width < 64 || o->height < 64) {
+                fprintf(stderr, "gait-sandbox: --size wants WxH, e.g. 1280x720\n");
+                return false;
+            }
+        }
+        else if (strcmp(a, "--no-hud") == 0) o->hud = false;
+        else if (a[0] == '-') { fprintf(stderr, "gait-sandbox: unknown option %s\n", a); usage(stderr); return false; }
+        else snprintf(o->world, sizeof o->world, "%s", a);
+#undef NEED_VALUE
+    }
+    if (o->frames < 0 || o->shot_frame < 0 || !(o->fps >= 0) || !(o->status_interval > 0)) {
+        fprintf(stderr, "gait-sandbox: --frames, --shot-frame, --fps must be >= 0 and --status-interval > 0\n");
+        return false;
+    }
+    return true;
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The repo root: --root, else up to three levels above the executable (build/, build/asan/),
+ * else the current directory — the first that holds shaders/lit.vert. */
+static void find_root(sb_options *o) {
+    char probe[SB_PATH_MAX];
+    if (o->root[0]) return;
+    char exe[SB_PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char dir[SB_PATH_MAX];
+        sb_path_dir(dir, sizeof dir, exe);
+        for (int up = 0; up < 4; up++) {
+            sb_path_join(probe, sizeof probe, dir, "shaders/lit.vert");
+            if (file_exists(probe)) { snprintf(o->root, sizeof o->root, "%s", dir); return; }
+            char parent[SB_PATH_MAX];
+            sb_path_dir(parent, sizeof parent, dir);
+            snprintf(dir, sizeof dir, "%s", parent);
+        }
+    }
+    snprintf(o->root, sizeof o->root, ".");
+}
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s) {
+    if (s <= 0) return;
+    struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+static void set_error(sb_app *app, const char *kind, const char *msg) {
+    snprintf(app->error, sizeof app->error, "%s", msg);
+    app->error_time = now_s();
+    /* One line on stdout (the first line of the message: file:line: what). */
+    const char *nl = strchr(msg, '\n');
+    int len = nl ? (int)(nl - msg) : (int)strlen(msg);
+    printf("%s t=%.2f %.*s\n", kind, now_s() - app->t0, len, msg);
+    fflush(stdout);
+}
+
+static void on_glfw_error(int code, const char *desc) {
+    fprintf(stderr, "gait-sandbox: GLFW error %d: %s\n", code, desc);
+}
+
+/* ---- camera ------------------------------------------------------------------------------- */
+
+static void camera_init(sb_app *app) {
+#ifdef GAIT_SANDBOX_CAMERA
+    gait_camera_def d = gait_default_camera_def();
+    gait_camera_init(&app->camera, &d);
+#else
+    app->cam_pitch = -0.25;
+    app->cam_distance = 4.5;
+#endif
+    app->view.fov_y = (float)(60.0 * M_PI / 180.0);
+}
+
+/* Turns the camera by this frame's look and hands its yaw to the character (moves are
+ * relative to it). The input's look deltas are consumed here: one camera, the sandbox's. */
+static void camera_look(sb_app *app, gait_input *in) {
+    gait_character_info info;
+    gait_character_info_get(app->world, app->player, &info);
+#ifdef GAIT_SANDBOX_CAMERA
+    app->camera.yaw = info.camera_yaw;
+    gait_camera_look(&app->camera, in->look_yaw, in->look_pitch, in->look_zoom);
+    gait_character_set_camera_yaw(app->world, app->player, app->camera.yaw);
+#else
+    app->cam_pitch = fmin(1.0, fmax(-1.3, app->cam_pitch + in->look_pitch));
+    app->cam_distance = fmin(12.0, fmax(1.0, app->cam_distance + in->look_zoom));
+    gait_character_set_camera_yaw(app->world, app->player, info.camera_yaw + in->look_yaw);
+#endif
+    in->look_yaw = in->look_pitch = in->look_zoom = 0;
+}
+
+static void camera_follow(sb_app *app, gait_vec3 feet, double dt) {
+#ifdef GAIT_SANDBOX_CAMERA
+    gait_camera_follow(&app->camera, gait_world_collider_const(app->world), feet, dt, NULL);
+    app->view.eye = app->camera.eye;
+    app->view.target = app->camera.pivot;
+    app->view.yaw = app->camera.yaw;
+    app->view.pitch = app->camera.pitch;
+    app->view.distance = app->camera.arm;
+#else
+    (void)dt;
+    gait_character_info info;
+    gait_character_info_get(app->world, app->player, &info);
+    double yaw = info.camera_yaw, pitch = app->cam_pitch;
+    gait_vec3 pivot = {feet.x, feet.y + 1.5, feet.z};
+    gait_vec3 dir = {sin(yaw) * cos(pitch), sin(pitch), cos(yaw) * cos(pitch)};
+    double dist = app->cam_distance;
+    gait_vec3 back = {-dir.x * dist, -dir.y * dist, -dir.z * dist};
+    gait_hit hit;
+    if (gait_collider_sphere_cast(gait_world_collider_const(app->world), pivot, 0.2, back, NULL, &hit))
+        dist = fmax(0.3, hit.distance);
+    app->view.eye = (gait_vec3){pivot.x - dir.x * dist, pivot.y - dir.y * dist, pivot.z - dir.z * dist};
+    app->view.target = pivot;
+    app->view.yaw = yaw;
+    app->view.pitch = pitch;
+    app->view.distance = dist;
+#endif
+}
+
+static void camera_behind(sb_app *app, gait_vec3 feet, double yaw) {
+#ifdef GAIT_SANDBOX_CAMERA
+    gait_camera_behind(&app->camera, gait_world_collider_const(app->world), feet, yaw, NULL);
+#else
+    (void)feet, (void)yaw;
+    app->cam_pitch = -0.25;
+#endif
+}
+
+/* ---- world -------------------------------------------------------------------------------- */
+
+static bool load_world(sb_app *app, bool first) {
+    char err[SB_ERROR_MAX];
+    if (!sb_scene_load(&app->scene, app->world, app->opt.world, err, sizeof err)) {
+        set_error(app, "world_error", err);
+        return false;
+    }
+    if (err[0]) set_error(app, "world_error", err);   /* loaded, but a landmark was refused */
+    if (first) {
+        gait_character_def cd = gait_default_character_def();
+        cd.position = app->scene.spawn;
+        cd.yaw = app->scene.spawn_yaw;
+        gait_status st = gait_character_create(app->world, &cd, &app->player);
+        if (st != GAIT_OK) {
+            fprintf(stderr, "gait-sandbox: cannot create the player: %s (%s)\n", gait_status_string(st),
+                    gait_world_last_error(app->world));
+            return false;
+        }
+        gait_character_set_camera_yaw(app->world, app->player, cd.yaw);
+        gait_character_info info;
+        gait_character_info_get(app->world, app->player, &info);
+        camera_behind(app, info.position, cd.yaw);
+    }
+    printf("world t=%.2f %s: %d landmarks, %d water regions, terrain %dx%d\n", now_s() - app->t0,
+           app->scene.name, app->scene.landmark_count, app->scene.water_count, app->scene.samples_x,
+           app->scene.samples_z);
+    fflush(stdout);
+    return true;
+}
+
+#ifdef GAIT_SANDBOX_SCRIPT
+static void script_start(sb_app *app) {
+    gait_script_def d = gait_default_script_def();
+    d.world = app->world;
+    d.root = app->opt.root;
+    app->script = gait_script_create(&d);
+    if (!app->script) {
+        set_error(app, "script_error", "the Lua layer could not start (lua/ not found under the root?)");
+        return;
+    }
+    char probe[SB_PATH_MAX];
+    sb_path_join(probe, sizeof probe, app->opt.root, "scripts/tuning/locomotion.lua");
+    if (file_exists(probe) && gait_script_load_tuning(app->script, NULL) != GAIT_OK)
+        set_error(app, "script_error", gait_script_last_error(app->script));
+    const char *kit = app->opt.kit[0] ? app->opt.kit : "sword";
+    char kit_path[SB_PATH_MAX];
+    snprintf(probe, sizeof probe, "scripts/kits/%s.lua", kit);
+    sb_path_join(kit_path, sizeof kit_path, app->opt.root, probe);
+    if ((app->opt.kit[0] || file_exists(kit_path)) &&
+        gait_script_set_kit(app->script, app->player, kit) != GAIT_OK)
+        set_error(app, "script_error", gait_script_last_error(app->script));
+    app->script_errors_seen = gait_script_error_count(app->script);
+}
+
+/* Reports each new script error once. */
+static void script_check(sb_app *app) {
+    if (!app->script) return;
+    unsigned n = gait_script_error_count(app->script);
+    if (n != app->script_errors_seen) {
+        app->script_errors_seen = n;
+        set_error(app, "script_error", gait_script_last_error(app->script));
+    }
+}
+#endif
+
+/* ---- debug view --------------------------------------------------------------------------- */
+
+typedef struct line_list {
+    sb_line_vertex v[4096];
+    int n;
+} line_list;
+
+static void line_add(line_list *l, gait_vec3 origin, gait_vec3 a, gait_vec3 b, float r, float g, float bl) {
+    if (l->n + 2 > (int)(sizeof l->v / sizeof l->v[0])) return;
+    l->v[l->n++] = (sb_line_vertex){(float)(a.x - origin.x), (float)(a.y - origin.y), (float)(a.z - origin.z), r, g, bl, 1};
+    l->v[l->n++] = (sb_line_vertex){(float)(b.x - origin.x), (float)(b.y - origin.y), (float)(b.z - origin.z), r, g, bl, 1};
+}
+
+static gait_vec3 v3(double x, double y, double z) { return (gait_vec3){x, y, z}; }
+static gait_vec3 v3_add(gait_vec3 a, gait_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static gait_vec3 v3_mul(gait_vec3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
+
+/* What the public API tells of the body: its capsule, contacts and their normals, the ground
+ * normal, the velocity, the facing, the camera arm. */
+static void build_debug_lines(sb_app *app, const gait_character_info *info, const gait_pose *pose,
+                              const gait_locomotion *num, line_list *l) {
+    gait_vec3 o = app->view.eye;
+    gait_vec3 feet = pose->position;
+    double r = num->capsule_radius;
+    double h = info->crouching ? num->crouch_height : num->capsule_height;
+    gait_capsule cap = {v3(feet.x, feet.y + r, feet.z), v3(feet.x, feet.y + h - r, feet.z), r + 0.05};
+    gait_contact_point pts[32];
+    bool truncated = false;
+    int n = gait_collider_capsule_overlap(gait_world_collider_const(app->world), &cap, NULL, pts, 32, &truncated);
+    for (int i = 0; i < n; i++) {
+        float cr = pts[i].cls == GAIT_CONTACT_FLOOR ? 0.2f : pts[i].cls == GAIT_CONTACT_WALL ? 1.0f : 0.9f;
+        float cg = pts[i].cls == GAIT_CONTACT_FLOOR ? 1.0f : pts[i].cls == GAIT_CONTACT_WALL ? 0.5f : 0.2f;
+        float cb = pts[i].cls == GAIT_CONTACT_CEILING ? 0.9f : 0.2f;
+        gait_vec3 p = pts[i].point;
+        line_add(l, o, p, v3_add(p, v3_mul(pts[i].normal, 0.6)), cr, cg, cb);
+        const double s = 0.08;
+        line_add(l, o, v3(p.x - s, p.y, p.z), v3(p.x + s, p.y, p.z), cr, cg, cb);
+        line_add(l, o, v3(p.x, p.y, p.z - s), v3(p.x, p.y, p.z + s), cr, cg, cb);
+    }
+    /* The capsule's outline: two rings and four lines. */
+    for (int ring = 0; ring < 2; ring++) {
+        double y = ring ? feet.y + h - r : feet.y + r;
+        for (int k = 0; k < 16; k++) {
+            double a0 = 2 * M_PI * k / 16, a1 = 2 * M_PI * (k + 1) / 16;
+            line_add(l, o, v3(feet.x + r * cos(a0), y, feet.z + r * sin(a0)),
+                     v3(feet.x + r * cos(a1), y, feet.z + r * sin(a1)), 1, 1, 1);
+        }
+    }
+    double th, tz;
+    gait_vec3 tn;
+    if (gait_terrain_sample(gait_world_collider_const(app->world), feet.x, feet.z, &th, &tn)) {
+        gait_vec3 g = v3(feet.x, th, feet.z);
+        line_add(l, o, g, v3_add(g, v3_mul(tn, 1.0)), 0.3f, 0.6f, 1.0f);
+        (void)tz;
+    }
+    gait_vec3 mid = v3(feet.x, feet.y + h * 0.5, feet.z);
+    line_add(l, o, mid, v3_add(mid, v3_mul(info->velocity, 0.25)), 1.0f, 1.0f, 0.2f);
+    line_add(l, o, mid, v3_add(mid, v3(sin(pose->yaw), 0, cos(pose->yaw))), 1.0f, 0.2f, 1.0f);
+    /* The camera arm, from the pivot towards the eye (stopping short so it shows on screen). */
+    gait_vec3 arm = v3(app->view.eye.x - app->view.target.x, app->view.eye.y - app->view.target.y,
+                       app->view.eye.z - app->view.target.z);
+    line_add(l, o, app->view.target, v3_add(app->view.target, v3_mul(arm, 0.8)), 0.2f, 1.0f, 1.0f);
+}
+
+/* ---- HUD ---------------------------------------------------------------------------------- */
+
+static const char *help_text =
+    "CONTROLS\n"
+    "W A S D        move (camera-relative)\n"
+    "mouse          look (Esc frees the cursor, click recaptures)\n"
+    "wheel          zoom\n"
+    "Space          jump / open-close glider / climb jump\n"
+    "Left Shift     dash, hold to sprint (also right mouse)\n"
+    "Left Control   walk switch\n"
+    "X              let go of a wall\n"
+    "left mouse     attack (plunge in the air)\n"
+    "E / Q          skill / burst\n"
+    "C              crouch switch\n"
+    "1 2 3 4        party member (body type)\n"
+    "F1             debug view\n"
+    "F5             reload the world now\n"
+    "F12            screenshot\n"
+    "H              this help\n"
+    "gamepad: left stick moves (part push walks), right stick looks,\n"
+    "         A jump, B / RT dash, X attack, Y drop, LB skill, RB burst";
+
+static void draw_hud(sb_app *app, const gait_character_info *info, double runtime_ms) {
+    sb_renderer *r = app->renderer;
+    int w = app->view.width, h = app->view.height;
+    sb_hud_begin(r, w, h);
+    char buf[1024];
+    double speed = hypot(info->velocity.x, info->velocity.z);
+    const char *state = gait_state_name(info->phase.state);
+    sb_hud_rect(r, 8, 8, 330, 122, 0, 0, 0, 0.35f);
+    snprintf(buf, sizeof buf, "gait sandbox - %s", app->scene.name);
+    sb_hud_text(r, 16, 14, 2, buf, 1, 1, 1);
+    snprintf(buf, sizeof buf, "state  %s  (%.1f s)", state ? state : "?", info->phase.seconds);
+    sb_hud_text(r, 16, 40, 2, buf, 1.0f, 0.9f, 0.4f);
+    snprintf(buf, sizeof buf, "speed  %.2f m/s  vy %.2f", speed, info->velocity.y);
+    sb_hud_text(r, 16, 62, 2, buf, 1, 1, 1);
+    snprintf(buf, sizeof buf, "body   %s%s%s", gait_body_type_name(info->body_type),
+             info->walking ? "  walk" : "", info->crouching ? "  crouch" : "");
+    sb_hud_text(r, 16, 84, 2, buf, 0.8f, 0.9f, 1);
+    if (info->action_seconds_left > 0 || info->action_name[0]) {
+        snprintf(buf, sizeof buf, "action %s  %.2f s", info->action_name[0] ? info->action_name : "-",
+                 info->action_seconds_left);
+        sb_hud_text(r, 16, 106, 2, buf, 1.0f, 0.6f, 0.3f);
+    } else {
+        sb_hud_text(r, 16, 106, 2, "action -", 0.7f, 0.7f, 0.7f);
+    }
+
+    /* Stamina: a bar above the centre of the screen's lower half, like the game's wheel spot. */
+    double frac = info->stamina_max > 0 ? info->stamina / info->stamina_max : 0;
+    float bw = 260, bh = 14, bx = (float)w * 0.5f - bw * 0.5f, by = (float)h - 70;
+    sb_hud_rect(r, bx - 2, by - 2, bw + 4, bh + 4, 0, 0, 0, 0.5f);
+    float cr = frac < 0.25 ? 1.0f : 0.95f, cg = frac < 0.25 ? 0.3f : 0.85f, cb = 0.2f;
+    sb_hud_rect(r, bx, by, (float)(bw * frac), bh, cr, cg, cb, 0.95f);
+    snprintf(buf, sizeof buf, "stamina %.0f / %.0f", info->stamina, info->stamina_max);
+    sb_hud_text(r, bx, by - 22, 2, buf, 1, 1, 1);
+
+    /* Performance, top right. */
+    snprintf(buf, sizeof buf, "%.0f fps\nframe %.2f ms\nruntime %.3f ms", app->fps, app->frame_ms, runtime_ms);
+    sb_hud_rect(r, (float)w - 220, 8, 212, 70, 0, 0, 0, 0.35f);
+    sb_hud_text(r, (float)w - 212, 14, 2, buf, 0.8f, 1.0f, 0.8f);
+    sb_hud_text(r, (float)w - 212, 84, 1.5f, "H: help   F1: debug", 0.9f, 0.9f, 0.9f);
+
+    if (app->debug) {
+        const gait_contact *c = &info->contact;
+        snprintf(buf, sizeof buf,
+                 "DEBUG\npos %.2f %.2f %.2f\nyaw %.2f cam %.2f\ngrounded %d rising %d\nwall %d ahead %d top %d\n"
+                 "above %.2f m\nwater %.2f sub %.2f\nsteps %llu alpha %.2f",
+                 info->position.x, info->position.y, info->position.z, info->yaw, info->camera_yaw,
+                 c->grounded, c->rising, c->wall, c->wall_ahead, c->over_top,
+                 isfinite(c->height_above_ground) ? c->height_above_ground : -1.0, c->water_depth,
+                 isfinite(c->submersion) ? c->submersion : -1.0, (unsigned long long)info->steps,
+                 gait_world_alpha(app->world));
+        sb_hud_rect(r, 8, 140, 300, 190, 0, 0, 0, 0.35f);
+        sb_hud_text(r, 16, 146, 2, buf, 0.6f, 1.0f, 1.0f);
+    }
+    if (app->help) {
+        sb_hud_rect(r, (float)w * 0.5f - 330, 110, 660, 440, 0, 0, 0, 0.7f);
+        sb_hud_text(r, (float)w * 0.5f - 316, 122, 2, help_text, 1, 1, 1);
+    }
+    if (app->error[0]) {
+        /* The last script / world error with its file:line, a few lines of it. */
+        char shown[900];
+        snprintf(shown, sizeof shown, "%s", app->error);
+        int lines = 0;
+        for (char *p = shown; *p; p++)
+            if (*p == '\n' && ++lines == 5) { *p = '\0'; break; }
+        sb_hud_rect(r, 8, (float)h - 150, (float)w - 16, 72, 0.3f, 0, 0, 0.6f);
+        sb_hud_text(r, 16, (float)h - 144, 1.5f, shown, 1.0f, 0.45f, 0.4f);
+    }
+    sb_hud_end(r);
+}
+
+/* ---- the frame loop ----------------------------------------------------------------------- */
+
+static void take_screenshot(sb_app *app, const char *path) {
+    char auto_path[SB_PATH_MAX];
+    if (!path || !path[0]) {
+        snprintf(auto_path, sizeof auto_path, "gait-shot-%03d.png", ++app->shot_count);
+        path = auto_path;
+    }
+    char err[256];
+    if (sb_screenshot(path, app->view.width, app->view.height, err, sizeof err))
+        printf("screenshot t=%.2f %s\n", now_s() - app->t0, path);
+    else
+        fprintf(stderr, "gait-sandbox: %s\n", err);
+    fflush(stdout);
+}
+
+static int run(sb_app *app) {
+    double last = now_s();
+    app->t0 = last;
+    app->stat_start = last;
+    app->last_state = GAIT_STATE_COUNT;
+    double world_check = 0;
+    while (!glfwWindowShouldClose(app->window)) {
+        double start = now_s();
+        double dt = start - last;
+        last = start;
+        if (app->frame == 0) dt = 1.0 / 60.0;
+        if (dt > 0.25) dt = 0.25;   /* a stall is clamped here too; the clock caps its steps */
+
+        glfwPollEvents();
+        sb_actions act;
+        memset(&act, 0, sizeof act);
+        sb_controls_play_track(&app->controls, start - app->t0, &act);
+        gait_input in;
+        sb_controls_gather(&app->controls, app->window, &in, &act);
+
+        if (act.help_toggle) app->help = !app->help;
+        if (act.debug_toggle) app->debug = !app->debug;
+        if (act.party >= 1 && act.party <= 4) {
+            static const gait_body_type types[4] = {GAIT_BODY_MEDIUM_FEMALE, GAIT_BODY_MEDIUM_MALE,
+                                                    GAIT_BODY_TALL_FEMALE, GAIT_BODY_TALL_MALE};
+            if (gait_character_set_body_type(app->world, app->player, types[act.party - 1]) == GAIT_OK)
+                app->party = act.party;
+        }
+        if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
+            if (load_world(app, false)) app->error[0] = '\0';
+        }
+
+        /* Input: look turns the camera now; the presses are held until a step reads them. */
+        camera_look(app, &in);
+        gait_character_set_input(app->world, app->player, &in);
+
+        /* The runtime's share of the frame: everything inside the fixed steps. */
+        double rt0 = now_s();
+        int steps = 0;
+#ifdef GAIT_SANDBOX_SCRIPT
+        if (app->script) {
+            gait_script_poll(app->script, NULL);
+            gait_script_frame(app->script, dt, &steps);
+            script_check(app);
+        } else
+#endif
+        {
+            gait_world_update(app->world, dt, &steps);
+        }
+        double runtime = now_s() - rt0;
+
+        gait_character_info info;
+        gait_pose pose;
+        gait_character_info_get(app->world, app->player, &info);
+        gait_character_pose(app->world, app->player, &pose);
+        if (info.phase.state != app->last_state) {
+            if (app->last_state != GAIT_STATE_COUNT)
+                printf("state t=%.2f from=%s to=%s stamina=%.1f\n", start - app->t0,
+                       gait_state_name(app->last_state), gait_state_name(info.phase.state), info.stamina);
+            app->last_state = info.phase.state;
+        }
+
+        /* The follow camera follows the blended body. */
+        camera_follow(app, pose.position, dt);
+        int fbw, fbh;
+        glfwGetFramebufferSize(app->window, &fbw, &fbh);
+        app->view.width = fbw, app->view.height = fbh;
+
+        const gait_locomotion *num = gait_world_locomotion(app->world, info.body_type);
+        sb_character_draw chd;
+        chd.pose = pose;
+        chd.state = info.phase.state;
+        chd.radius = num->capsule_radius;
+        chd.crouching = info.crouching || info.phase.state == GAIT_STATE_CROUCH;
+        chd.height = chd.crouching ? num->crouch_height : num->capsule_height;
+        chd.party = app->party ? app->party : 1;
+
+        double ws, wd;
+        bool underwater = gait_water_at(gait_world_collider_const(app->world), app->view.eye.x,
+                                        app->view.eye.z, &ws, &wd) && app->view.eye.y < ws;
+
+        static line_list lines; /* scratch, rebuilt every frame (too big for the stack) */
+        lines.n = 0;
+        if (app->debug) build_debug_lines(app, &info, &pose, num, &lines);
+
+        sb_renderer_sync_scene(app->renderer, &app->scene, gait_world_collider_const(app->world));
+        sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines.v, lines.n, underwater);
+        if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
+
+        app->frame++;
+        bool last_frame = (app->opt.frames > 0 && app->frame >= app->opt.frames) || act.quit;
+        if (act.screenshot) take_screenshot(app, act.screenshot_path);
+        if (app->opt.screenshot[0] &&
+            ((app->opt.shot_frame > 0 && app->frame == app->opt.shot_frame) ||
+             (app->opt.shot_frame == 0 && last_frame)))
+            take_screenshot(app, app->opt.screenshot);
+        glfwSwapBuffers(app->window);
+
+        double end = now_s();
+        app->stat_frames++;
+        app->stat_work += end - start;
+        app->stat_runtime += runtime;
+        if (end - app->stat_start >= app->opt.status_interval) {
+            double span = end - app->stat_start;
+            app->fps = app->stat_frames / span;
+            app->frame_ms = 1000.0 * app->stat_work / app->stat_frames;
+            app->runtime_ms = 1000.0 * app->stat_runtime / app->stat_frames;
+            printf("status t=%.2f pos=%.3f,%.3f,%.3f state=%s stamina=%.1f fps=%.1f frame_ms=%.2f "
+                   "runtime_ms=%.3f cam_yaw=%.4f yaw=%.4f speed=%.2f steps=%llu frame=%ld action=%s "
+                   "errors=%u\n",
+                   end - app->t0, info.position.x, info.position.y, info.position.z,
+                   gait_state_name(info.phase.state), info.stamina, app->fps, app->frame_ms,
+                   app->runtime_ms, info.camera_yaw, info.yaw, hypot(info.velocity.x, info.velocity.z),
+                   (unsigned long long)info.steps, app->frame,
+                   info.action_name[0] ? info.action_name : "-",
+#ifdef GAIT_SANDBOX_SCRIPT
+                   app->script ? gait_script_error_count(app->script) : 0u
+#else
+                   0u
+#endif
+            );
+            fflush(stdout);
+            app->stat_start = end;
+            app->stat_frames = 0;
+            app->stat_work = app->stat_runtime = 0;
+        }
+        if (last_frame) break;
+        /* Pace to the target rate ourselves: swap intervals do not pace under Xvfb. */
+        if (app->opt.fps > 0) sleep_s(start + 1.0 / app->opt.fps - now_s());
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    /* Status lines go to a pipe in tests: keep them line by line. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    static sb_app app; /* one instance, zeroed; too large for the stack */
+    if (!parse_args(argc, argv, &app.opt)) return 2;
+    find_root(&app.opt);
+    if (!app.opt.world[0])
+        sb_path_join(app.opt.world, sizeof app.opt.world, app.opt.root, "scripts/worlds/default.lua");
+
+    const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    if ((!display || !display[0]) && (!wayland || !wayland[0])) {
+        fprintf(stderr,
+                "gait-sandbox: no display (DISPLAY is not set), so there is no window to open.\n"
+                "  Run it in a desktop session, or under Xvfb:\n"
+                "    xvfb-run -a -s '-screen 0 1280x720x24' %s\n"
+                "  or play the headless demo: make run (or build/gait run scripts/demo.lua)\n",
+                argv[0]);
+        return 3;
+    }
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit()) {
+        fprintf(stderr, "gait-sandbox: GLFW could not start (no usable display at '%s'); "
+                        "see the GLFW error above. Try: make run (the headless demo).\n",
+                display ? display : "");
+        return 3;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    sb_controls_init(&app.controls);
+    char title[128];
+    const char *base = strrchr(app.opt.world, '/');
+    snprintf(title, sizeof title, "gait sandbox - %.100s", base ? base + 1 : app.opt.world);
+    app.window = glfwCreateWindow(app.opt.width, app.opt.height, title, NULL, NULL);
+    if (!app.window) {
+        fprintf(stderr, "gait-sandbox: could not open a %dx%d OpenGL 3.3 core window\n",
+                app.opt.width, app.opt.height);
+        glfwTerminate();
+        return 3;
+    }
+    glfwMakeContextCurrent(app.window);
+    glfwSwapInterval(0);   /* we pace ourselves */
+    if (!gladLoadGL(glfwGetProcAddress)) {
+        fprintf(stderr, "gait-sandbox: could not load OpenGL 3.3 core functions\n");
+        glfwTerminate();
+        return 3;
+    }
+    glfwSetWindowUserPointer(app.window, &app.controls);
+    sb_controls_install(app.window);
+    printf("gait-sandbox: OpenGL %s, %s; root %s\n", (const char *)glGetString(GL_VERSION),
+           (const char *)glGetString(GL_RENDERER), app.opt.root);
+
+    char err[SB_ERROR_MAX];
+    int rc = 1;
+    if (app.opt.input[0] && !sb_controls_load_track(&app.controls, app.opt.input, err, sizeof err)) {
+        fprintf(stderr, "gait-sandbox: %s\n", err);
+        goto out;
+    }
+    char shader_dir[SB_PATH_MAX];
+    sb_path_join(shader_dir, sizeof shader_dir, app.opt.root, "shaders");
+    app.renderer = sb_renderer_create(shader_dir, err, sizeof err);
+    if (!app.renderer) {
+        fprintf(stderr, "gait-sandbox: %s\n", err);
+        goto out;
+    }
+    gait_world_def wd = gait_default_world_def();
+    app.world = gait_world_create(&wd);
+    if (!app.world) {
+        fprintf(stderr, "gait-sandbox: could not create the world\n");
+        goto out;
+    }
+    app.t0 = now_s();
+    camera_init(&app);
+    if (!load_world(&app, true)) {
+        fprintf(stderr, "gait-sandbox: %s\n", app.error);
+        goto out;
+    }
+#ifdef GAIT_SANDBOX_SCRIPT
+    script_start(&app);
+#endif
+    rc = run(&app);
+out:
+#ifdef GAIT_SANDBOX_SCRIPT
+    if (app.script) gait_script_destroy(app.script);
+#endif
+    sb_scene_free(&app.scene, app.world);
+    if (app.world) gait_world_destroy(app.world);
+    sb_renderer_destroy(app.renderer);
+    sb_controls_free(&app.controls);
+    glfwDestroyWindow(app.window);
+    glfwTerminate();
+    return rc;
+}

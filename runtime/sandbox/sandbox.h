@@ -1,0 +1,190 @@
+/* gait sandbox — a GLFW + OpenGL 3.3 host of the runtime (issue 7).
+ *
+ * The sandbox is a host like any engine: it links libgait.a and uses runtime/include only.
+ * Modules, one job each:
+ *   main.c      arguments, the window, the frame loop (SPEC §1), status lines, screenshots
+ *   controls.c  keys, mouse, gamepad and scripted input tracks -> gait_input + sandbox actions
+ *   scene.c     the world file (Lua data) -> terrain, water, landmarks in the collider + draw data
+ *   render.c    shaders from shaders/, terrain/water/landmark/character/sky drawing, debug lines
+ *   hud.c       the HUD and help overlay (stb_easy_font), 2D rectangles
+ *   shot.c      PNG screenshots (stb_image_write; stb_image itself lives in the library)
+ *
+ * World coordinates are doubles; everything drawn is float relative to a floating origin (the
+ * camera's eye), subtracted in double first. */
+#ifndef GAIT_SANDBOX_H
+#define GAIT_SANDBOX_H
+
+#include <glad/gl.h>
+/* glad provides the GL declarations; keep GLFW from including the system GL header. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gait/gait.h"
+#ifdef GAIT_SANDBOX_SCRIPT
+#include "gait/script.h"
+#endif
+
+#define SB_PATH_MAX 1024
+#define SB_MAX_LANDMARKS 512
+#define SB_MAX_WATER 32
+#define SB_ERROR_MAX 2048
+
+/* ---- scene (scene.c) --------------------------------------------------------------------- */
+
+/* A vertex as the lit shader reads it: position (relative to its mesh's offset), normal, colour. */
+typedef struct sb_vertex {
+    float px, py, pz;
+    float nx, ny, nz;
+    float r, g, b;
+} sb_vertex;
+
+/* Flat-shaded triangles (3 vertices each) at a world offset. */
+typedef struct sb_draw_mesh {
+    sb_vertex *verts;
+    int count;                   /* vertices */
+    gait_vec3 offset;            /* world position of the mesh's local origin (m) */
+    char name[32];
+} sb_draw_mesh;
+
+typedef struct sb_scene {
+    char path[SB_PATH_MAX];      /* the world file */
+    char dir[SB_PATH_MAX];       /* its directory */
+    char name[64];
+    gait_vec3 spawn;
+    double spawn_yaw;
+    /* terrain, as the heightmap maps it (for drawing; the collider holds the heights) */
+    bool has_terrain;
+    int samples_x, samples_z;
+    double cell_size;
+    gait_vec3 origin;
+    double sea_level;            /* -INFINITY: none */
+    int water_count;
+    gait_water_region water[SB_MAX_WATER];
+    int landmark_count;
+    gait_landmark_id landmarks[SB_MAX_LANDMARKS];
+    sb_draw_mesh meshes[SB_MAX_LANDMARKS];
+    int generation;              /* bumped on each successful (re)load: the renderer re-uploads */
+    long long mtime_ns;          /* of the world file when loaded (hot reload) */
+} sb_scene;
+
+/* Reads the world file and builds it into the world's collider. On failure nothing changes and
+ * err holds "file:line: message". A reload replaces the landmarks, water and terrain. */
+bool sb_scene_load(sb_scene *scene, gait_world *world, const char *path, char *err, size_t cap);
+void sb_scene_free(sb_scene *scene, gait_world *world);
+/* True when the world file changed on disk since it was loaded. */
+bool sb_scene_changed(const sb_scene *scene);
+
+/* ---- controls (controls.c) --------------------------------------------------------------- */
+
+enum { SB_MOUSE_BUTTONS = 8 };
+
+/* One line of an input track (see controls.c for the format). */
+typedef struct sb_track_event {
+    double time;                 /* s since the start */
+    int kind;                    /* SB_EV_* */
+    int code;                    /* GLFW key or mouse button */
+    double a, b;                 /* mouse dx, dy / wheel */
+    char text[SB_PATH_MAX];      /* screenshot path */
+} sb_track_event;
+
+enum { SB_EV_KEY_DOWN, SB_EV_KEY_UP, SB_EV_KEY_TAP, SB_EV_BUTTON_DOWN, SB_EV_BUTTON_UP,
+       SB_EV_BUTTON_TAP, SB_EV_MOUSE, SB_EV_WHEEL, SB_EV_SCREENSHOT, SB_EV_QUIT };
+
+typedef struct sb_controls {
+    bool key_down[GLFW_KEY_LAST + 1];
+    bool key_pressed[GLFW_KEY_LAST + 1];    /* edges since the last gather */
+    bool button_down[SB_MOUSE_BUTTONS];
+    bool button_pressed[SB_MOUSE_BUTTONS];
+    double mouse_dx, mouse_dy;              /* pixels since the last gather */
+    double last_x, last_y;
+    bool have_last;
+    double wheel;                           /* notches since the last gather */
+    bool captured;                          /* cursor disabled (mouse look) */
+    bool pad_prev[GLFW_GAMEPAD_BUTTON_LAST + 1];
+    double sensitivity;                     /* rad per pixel */
+    /* the scripted input track */
+    sb_track_event *track;
+    int track_count, track_next;
+    bool tap_release_pending[GLFW_KEY_LAST + 1];
+    bool tap_button_pending[SB_MOUSE_BUTTONS];
+} sb_controls;
+
+/* What the sandbox itself does this frame (besides the character's input). */
+typedef struct sb_actions {
+    int party;                   /* 1..4 pressed this frame, else 0 */
+    bool debug_toggle, reload, screenshot, help_toggle, quit;
+    char screenshot_path[SB_PATH_MAX]; /* from a track; "" = the default name */
+} sb_actions;
+
+void sb_controls_init(sb_controls *c);
+void sb_controls_free(sb_controls *c);
+void sb_controls_install(GLFWwindow *window);   /* GLFW callbacks */
+bool sb_controls_load_track(sb_controls *c, const char *path, char *err, size_t cap);
+/* Applies the track's events due by time t (s). */
+void sb_controls_play_track(sb_controls *c, double t, sb_actions *act);
+/* Turns this frame's keys, mouse and gamepad into the character's input and the sandbox's
+ * actions, then clears the frame's edges. */
+void sb_controls_gather(sb_controls *c, GLFWwindow *window, gait_input *in, sb_actions *act);
+void sb_controls_key(sb_controls *c, int key, bool down);
+void sb_controls_button(sb_controls *c, int button, bool down);
+
+/* ---- rendering (render.c, hud.c) --------------------------------------------------------- */
+
+typedef struct sb_line_vertex {
+    float x, y, z;
+    float r, g, b, a;
+} sb_line_vertex;
+
+typedef struct sb_view {
+    gait_vec3 eye, target;       /* world (m) */
+    double yaw, pitch, distance; /* rad, rad, m */
+    float fov_y;                 /* rad */
+    int width, height;           /* framebuffer pixels */
+} sb_view;
+
+typedef struct sb_renderer sb_renderer;
+
+sb_renderer *sb_renderer_create(const char *shader_dir, char *err, size_t cap);
+void sb_renderer_destroy(sb_renderer *r);
+/* Re-uploads the scene's terrain and landmarks when its generation changed. */
+void sb_renderer_sync_scene(sb_renderer *r, const sb_scene *scene, const gait_collider *collider);
+
+typedef struct sb_character_draw {
+    gait_pose pose;
+    gait_state state;
+    double radius, height;       /* capsule (m), the crouched height when crouching */
+    bool crouching;
+    int party;                   /* 1..4: tints the body */
+} sb_character_draw;
+
+/* Draws sky, terrain, landmarks, the character, water and the debug lines (may be NULL). */
+void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view,
+                      const sb_character_draw *ch, const sb_line_vertex *lines, int line_count,
+                      bool underwater);
+
+/* HUD (2D, pixels from the top left). */
+void sb_hud_begin(sb_renderer *r, int width, int height);
+void sb_hud_rect(sb_renderer *r, float x, float y, float w, float h, float cr, float cg, float cb,
+                 float ca);
+/* Text at (x, y) scaled by `scale` (stb_easy_font's glyphs are ~6 px tall at 1); returns the
+ * width in pixels. Newlines start a new line. */
+float sb_hud_text(sb_renderer *r, float x, float y, float scale, const char *text, float cr,
+                  float cg, float cb);
+void sb_hud_end(sb_renderer *r);
+
+/* ---- screenshots (shot.c) ---------------------------------------------------------------- */
+
+/* Reads the current framebuffer and writes a PNG. */
+bool sb_screenshot(const char *path, int width, int height, char *err, size_t cap);
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+void sb_path_join(char *out, size_t cap, const char *dir, const char *file);
+void sb_path_dir(char *out, size_t cap, const char *path);
+/* The whole file as a NUL-terminated string (malloc'd), or NULL. */
+char *sb_read_file(const char *path, size_t *out_len);
+
+#endif

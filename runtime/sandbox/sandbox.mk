@@ -1,0 +1,58 @@
+# The GLFW sandbox (included by the top Makefile). Built only where GLFW 3 is installed; the
+# OpenGL 3.3 core loader is generated at build time into $(BUILD)/glad (never committed) by
+# Debian's python3-glad, offline thanks to --reproducible.
+#
+# The sandbox is a host like any engine: it links $(LIB) and includes runtime/include only.
+# It picks up the Lua layer and the follow camera as they land in the library, by the presence
+# of their sources (so the sandbox builds at every commit of the tree, before and after).
+
+ifeq ($(shell pkg-config --exists glfw3 && echo yes),yes)
+
+# This fragment is included before the top Makefile's first rule: keep `make` meaning `make all`.
+.DEFAULT_GOAL := all
+
+SANDBOX_TARGET := $(BUILD)/gait-sandbox
+SANDBOX_SRC    := $(wildcard runtime/sandbox/*.c)
+SANDBOX_OBJ    := $(patsubst runtime/sandbox/%.c,$(BUILD)/obj/sandbox/%.o,$(SANDBOX_SRC))
+SANDBOX_GLAD   := $(BUILD)/glad
+SANDBOX_GLAD_H := $(SANDBOX_GLAD)/include/glad/gl.h
+SANDBOX_GLAD_O := $(BUILD)/obj/sandbox/glad_gl.o
+GLAD           ?= /usr/bin/glad
+
+SANDBOX_DEFS :=
+ifneq ($(wildcard runtime/src/script.c),)
+SANDBOX_DEFS += -DGAIT_SANDBOX_SCRIPT=1
+endif
+ifneq ($(and $(wildcard runtime/include/gait/camera.h),$(wildcard runtime/src/camera.c)),)
+SANDBOX_DEFS += -DGAIT_SANDBOX_CAMERA=1
+endif
+
+# Rebuild the sandbox's objects when the feature switches above change.
+SANDBOX_STAMP := $(BUILD)/obj/sandbox/features.txt
+$(shell mkdir -p $(BUILD)/obj/sandbox && (echo '$(SANDBOX_DEFS)' | cmp -s - $(SANDBOX_STAMP) || \
+        echo '$(SANDBOX_DEFS)' > $(SANDBOX_STAMP)))
+
+SANDBOX_CFLAGS := $(CFLAGS_ALL) -I$(SANDBOX_GLAD)/include $(shell pkg-config --cflags glfw3) \
+                  $(SANDBOX_DEFS)
+# glad's loader is plain generated C: same flags, no project include paths needed.
+SANDBOX_LIBS   := $(shell pkg-config --libs glfw3) $(LDLIBS_ALL) -ldl -lm
+
+$(SANDBOX_GLAD_H):
+	@rm -rf $(SANDBOX_GLAD)
+	$(GLAD) --quiet --reproducible --api gl:core=3.3 --out-path $(SANDBOX_GLAD) c
+
+$(SANDBOX_GLAD)/src/gl.c: $(SANDBOX_GLAD_H)
+
+$(SANDBOX_GLAD_O): $(SANDBOX_GLAD)/src/gl.c | $(BUILD)/obj/sandbox
+	$(CC) $(CFLAGS_ALL) -I$(SANDBOX_GLAD)/include -c $< -o $@
+
+$(BUILD)/obj/sandbox/%.o: runtime/sandbox/%.c $(SANDBOX_GLAD_H) $(SANDBOX_STAMP) | $(BUILD)/obj/sandbox
+	$(CC) $(SANDBOX_CFLAGS) -MMD -MP -c $< -o $@
+
+$(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(LIB)
+	$(CC) $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(LIB) $(SANDBOX_LIBS) -o $@
+
+$(BUILD)/obj/sandbox:
+	@mkdir -p $@
+
+endif
