@@ -396,6 +396,22 @@ void gait__mover_fly(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 delta, 
     *feet_io = p;
 }
 
+void gait__mover_step(const gait__mover *m, gait__mover_state *st, gait_vec3 vel, double dt,
+                      gait__move_result *result) {
+    gait__move_result r;
+    if (st->grounded && vel.y <= 0) {
+        gait__mover_walk(m, &st->feet, vel, st->ground_normal, dt, &r);
+    } else {
+        gait__mover_fly(m, &st->feet, v3_scale(vel, dt), vel, &r);
+    }
+    push_info pi;
+    st->feet = push_out(m, st->feet, &pi);
+    if (pi.floor && r.vel.y <= 0) r.grounded = true;
+    st->grounded = r.grounded;
+    st->ground_normal = r.grounded ? r.ground_normal : UP;
+    if (result) *result = r;
+}
+
 /* ---- the body ---------------------------------------------------------------------------- */
 
 static double state_speed(const gait_locomotion *n, gait_state s) {

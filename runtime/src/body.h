@@ -68,6 +68,18 @@ void gait__mover_walk(const gait__mover *m, gait_vec3 *feet, gait_vec3 hvel,
 void gait__mover_fly(const gait__mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
                      gait__move_result *result);
 
+/* A mover's body between steps, for hosts that drive the mover directly (the benchmark). */
+typedef struct gait__mover_state {
+    gait_vec3 feet;              /* m */
+    gait_vec3 ground_normal;     /* of the ground stood on (up when none) */
+    bool grounded;
+} gait__mover_state;
+
+/* One step with the velocity given (m/s): walks when grounded and not moving up, else flies;
+ * then pushes out of any overlap. Updates the state; result (may be NULL) says what it met. */
+void gait__mover_step(const gait__mover *m, gait__mover_state *state, gait_vec3 vel, double dt,
+                      gait__move_result *result);
+
 /* ---- the body ---------------------------------------------------------------------------- */
 
 /* Stands a new or placed body on the ground below `position` and fills its contact. */
