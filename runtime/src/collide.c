@@ -71,7 +71,8 @@ gait_collider *gait_collider_create(const gait_collider_def *def) {
     c->free_stack = gait__alloc(&h, n * sizeof *c->free_stack);
     c->dense_slot = gait__alloc(&h, n * sizeof *c->dense_slot);
     c->dense_box = gait__alloc(&h, n * 6 * sizeof *c->dense_box);
-    if (!c->slot || !c->generation || !c->free_stack || !c->dense_slot || !c->dense_box) {
+    c->bucket = gait__alloc(&h, GAIT__GRID_BUCKETS * sizeof *c->bucket);
+    if (!c->slot || !c->generation || !c->free_stack || !c->dense_slot || !c->dense_box || !c->bucket) {
         gait__logf(&h, GAIT_LOG_ERROR, "gait_collider_create: out of memory");
         gait_collider_destroy(c);
         return NULL;
@@ -82,6 +83,8 @@ gait_collider *gait_collider_create(const gait_collider_def *def) {
         c->generation[i] = 1;
     }
     c->free_count = d.max_landmarks;
+    for (int i = 0; i < GAIT__GRID_BUCKETS; i++) c->bucket[i] = -1;
+    c->big_head = -1;
     return c;
 }
 
@@ -103,6 +106,7 @@ void gait_collider_destroy(gait_collider *c) {
     gait__free(&c->hooks, c->free_stack, n * sizeof *c->free_stack);
     gait__free(&c->hooks, c->dense_slot, n * sizeof *c->dense_slot);
     gait__free(&c->hooks, c->dense_box, n * 6 * sizeof *c->dense_box);
+    gait__free(&c->hooks, c->bucket, GAIT__GRID_BUCKETS * sizeof *c->bucket);
     gait_hooks h = c->hooks;
     gait__free(&h, c, sizeof *c);
 }
@@ -518,6 +522,29 @@ static void octree_node(octree_build *b, int ni, int start, int count, const dou
 
 /* ---- landmarks: add / remove ------------------------------------------------------------ */
 
+/* ---- landmarks: the top-level grid ------------------------------------------------------- */
+
+static void grid_insert(gait_collider *c, int slot, gait__landmark *lm) {
+    double cx = floor(lm->bmin.x / GAIT__GRID_CELL), cz = floor(lm->bmin.z / GAIT__GRID_CELL);
+    /* wider than a cell, or so far out that the cell index would not fit: the big list */
+    lm->big = lm->bmax.x - lm->bmin.x > GAIT__GRID_CELL || lm->bmax.z - lm->bmin.z > GAIT__GRID_CELL ||
+              !(fabs(cx) < 1e9 && fabs(cz) < 1e9);
+    int *head = &c->big_head;
+    if (!lm->big) {
+        lm->gx = (int32_t)cx;
+        lm->gz = (int32_t)cz;
+        head = &c->bucket[gait__grid_bucket(lm->gx, lm->gz)];
+    }
+    lm->grid_next = *head;
+    *head = slot;
+}
+
+static void grid_unlink(gait_collider *c, int slot, gait__landmark *lm) {
+    int *at = lm->big ? &c->big_head : &c->bucket[gait__grid_bucket(lm->gx, lm->gz)];
+    while (*at != slot) at = &c->slot[*at]->grid_next;
+    *at = lm->grid_next;
+}
+
 /* Most triangles one landmark may hold (keeps every index and size in 32 bits). */
 #define MAX_LANDMARK_TRIS (1 << 26)
 
@@ -647,6 +674,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     box[0] = lm->bmin.x; box[1] = lm->bmin.y; box[2] = lm->bmin.z;
     box[3] = lm->bmax.x; box[4] = lm->bmax.y; box[5] = lm->bmax.z;
     c->live++;
+    grid_insert(c, s, lm);
     if (out_id) {
         out_id->index1 = s + 1;
         out_id->generation = c->generation[s];
@@ -676,6 +704,7 @@ gait_status gait_collider_remove_landmark(gait_collider *c, gait_landmark_id id)
         c->slot[ms]->dense = d;
     }
     c->live--;
+    grid_unlink(c, s, lm);
     landmark_free(c, lm);
     c->slot[s] = NULL;
     c->generation[s]++;

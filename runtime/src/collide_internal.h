@@ -61,8 +61,19 @@ typedef struct gait__landmark {
     int node_count;
     int skipped;
     int dense;                  /* position in the collider's dense array */
+    int grid_next;              /* next slot in its grid bucket (or the big list), -1 ends */
+    int32_t gx, gz;             /* its grid cell (of bmin); unused when big */
+    bool big;                   /* wider than a grid cell: on the big list, always tested */
     size_t bytes;
 } gait__landmark;
+
+/* Top level over landmark bounds: a loose uniform grid in x, z. A landmark no wider than a
+ * cell lives in the one cell holding its bounds' min corner, so a query looks at the cells
+ * under its own box grown by one cell towards -x and -z; a wider landmark goes on a short
+ * list every query tests. 32 m fits props, trees and houses; cells hash into a fixed table
+ * of buckets (allocated at create, nothing grows). */
+#define GAIT__GRID_CELL 32.0
+#define GAIT__GRID_BUCKETS 4096
 
 typedef struct gait__terrain {
     bool present;
@@ -94,6 +105,8 @@ struct gait_collider {
     uint32_t *generation;       /* max_landmarks */
     int *free_stack;            /* max_landmarks */
     int free_count;
+    int *bucket;                /* GAIT__GRID_BUCKETS heads (slot or -1) */
+    int big_head;               /* the big list's first slot, -1 when empty */
     int *dense_slot;            /* live landmarks: their slot */
     double *dense_box;          /* live landmarks: world bounds, 6 doubles (min xyz, max xyz) */
     int live;
@@ -157,5 +170,11 @@ bool gait__ray_cast_ex(const gait_collider *c, gait_vec3 origin, gait_vec3 delta
 /* Terrain triangle (cell ix, iz, half 0 = (p00,p01,p11), 1 = (p00,p11,p10)) in the terrain's
  * local frame (origin subtracted), with edge flags from its grid neighbours. */
 bool gait__terrain_tri(const gait__terrain *t, int ix, int iz, int half, gait__tri *out);
+
+/* Bucket of grid cell (gx, gz). */
+static inline int gait__grid_bucket(int32_t gx, int32_t gz) {
+    uint32_t h = (uint32_t)gx * 73856093u ^ (uint32_t)gz * 19349663u;
+    return (int)(h & (GAIT__GRID_BUCKETS - 1));
+}
 
 #endif

@@ -41,6 +41,10 @@ typedef struct query {
     gait_landmark_id best_id;
 } query;
 
+/* min / max without the libm calls -fno-fast-math keeps for NaN rules (no NaN reaches here) */
+static inline float mn3(float a, float b, float c) { float m = a < b ? a : b; return m < c ? m : c; }
+static inline float mx3(float a, float b, float c) { float m = a > b ? a : b; return m > c ? m : c; }
+
 static gait_contact_class classify(const query *qy, gait_vec3 n) {
     if (n.y >= qy->cos_walk) return GAIT_CONTACT_FLOOR;
     if (-n.y >= qy->cos_ceil) return GAIT_CONTACT_CEILING;
@@ -178,7 +182,7 @@ static void walk_terrain(query *qy) {
         for (int ix = ix0; ix <= ix1; ix++) {
             const float *row0 = t->h + (size_t)iz * t->nx + ix, *row1 = row0 + t->nx;
             float a = row0[0], b = row0[1], c = row1[0], d = row1[1];
-            float cmin = fminf(fminf(a, b), fminf(c, d)), cmax = fmaxf(fmaxf(a, b), fmaxf(c, d));
+            float cmin = mn3(a, b, c < d ? c : d), cmax = mx3(a, b, c > d ? c : d);
             if (cmin > qy->lhi.y || cmax < qy->llo.y) continue;
             for (int half = 0; half < 2; half++)
                 if (gait__terrain_tri(t, ix, iz, half, &tri))
@@ -201,8 +205,8 @@ static inline void ltri_to_tri(const gait__ltri *s, gait__tri *t) {
 static bool region_skips(const query *qy, const gait__ltri *s) {
     const gait_filter *f = qy->f;
     for (int a = 0; a < 3; a++) {
-        float lo = fminf(s->v[a], fminf(s->v[3 + a], s->v[6 + a]));
-        float hi = fmaxf(s->v[a], fmaxf(s->v[3 + a], s->v[6 + a]));
+        float lo = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
+        float hi = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
         double o = a == 0 ? qy->origin.x : a == 1 ? qy->origin.y : qy->origin.z;
         double rlo = a == 0 ? f->region_min.x : a == 1 ? f->region_min.y : f->region_min.z;
         double rhi = a == 0 ? f->region_max.x : a == 1 ? f->region_max.y : f->region_max.z;
@@ -219,8 +223,8 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
             /* triangle box against the capsule's box: most candidates stop here */
             bool out = false;
             for (int a = 0; a < 3 && !out; a++) {
-                float lo = fminf(s->v[a], fminf(s->v[3 + a], s->v[6 + a]));
-                float hi = fmaxf(s->v[a], fmaxf(s->v[3 + a], s->v[6 + a]));
+                float lo = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
+                float hi = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
                 double qlo = a == 0 ? qy->llo.x : a == 1 ? qy->llo.y : qy->llo.z;
                 double qhi = a == 0 ? qy->lhi.x : a == 1 ? qy->lhi.y : qy->lhi.z;
                 out = hi < qlo || lo > qhi;
@@ -294,21 +298,46 @@ static void walk_landmark(query *qy, int slot) {
     }
 }
 
+static bool box_reached(const query *qy, const gait__landmark *lm) {
+    return !(lm->bmax.x < qy->lo.x || lm->bmin.x > qy->hi.x || lm->bmax.y < qy->lo.y ||
+             lm->bmin.y > qy->hi.y || lm->bmax.z < qy->lo.z || lm->bmin.z > qy->hi.z);
+}
+
 static void walk(query *qy) {
     const gait_collider *c = qy->c;
     const gait_filter *f = qy->f;
     if (c->terrain.present && !(f && f->skip_terrain)) walk_terrain(qy);
     if (f && f->skip_landmarks) return;
-    for (int i = 0; i < c->live; i++) {
-        int slot = c->dense_slot[i];
-        if (!qy->brute) {
+    if (qy->brute) {
+        for (int i = 0; i < c->live; i++) walk_landmark(qy, c->dense_slot[i]);
+        return;
+    }
+    /* the grid cells that can hold a landmark reaching the query's box: its own cells and
+     * one more towards -x and -z (a landmark sits in the cell of its min corner) */
+    const double cell = GAIT__GRID_CELL;
+    double cx0 = floor((qy->lo.x - cell) / cell), cx1 = floor(qy->hi.x / cell);
+    double cz0 = floor((qy->lo.z - cell) / cell), cz1 = floor(qy->hi.z / cell);
+    double cells = (cx1 - cx0 + 1) * (cz1 - cz0 + 1);
+    if (!(cells <= c->live) || !(fabs(cx0) < 1e9 && fabs(cx1) < 1e9 && fabs(cz0) < 1e9 && fabs(cz1) < 1e9)) {
+        /* a query longer than the landmarks are many (a long ray): the flat list is cheaper */
+        for (int i = 0; i < c->live; i++) {
             const double *b = c->dense_box + 6 * (size_t)i;
             if (b[3] < qy->lo.x || b[0] > qy->hi.x || b[4] < qy->lo.y || b[1] > qy->hi.y ||
                 b[5] < qy->lo.z || b[2] > qy->hi.z)
                 continue;
+            walk_landmark(qy, c->dense_slot[i]);
         }
-        walk_landmark(qy, slot);
+        return;
     }
+    for (int s = c->big_head; s >= 0; s = c->slot[s]->grid_next)
+        if (box_reached(qy, c->slot[s])) walk_landmark(qy, s);
+    for (int32_t gz = (int32_t)cz0; gz <= (int32_t)cz1; gz++)
+        for (int32_t gx = (int32_t)cx0; gx <= (int32_t)cx1; gx++)
+            for (int s = c->bucket[gait__grid_bucket(gx, gz)]; s >= 0; s = c->slot[s]->grid_next) {
+                const gait__landmark *lm = c->slot[s];
+                /* buckets are shared by far cells: only this cell's landmarks */
+                if (lm->gx == gx && lm->gz == gz && box_reached(qy, lm)) walk_landmark(qy, s);
+            }
 }
 
 /* ---- setup and the public entry points -------------------------------------------------- */

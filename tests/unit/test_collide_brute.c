@@ -230,3 +230,68 @@ TEST(collide_sweep_time_agrees_with_overlap) {
     CHECK(checked >= 300);
     gait_collider_destroy(s.c);
 }
+
+/* Many landmarks over a wide area (the top-level grid: cells, shared buckets, the big list,
+ * the flat fallback for long rays), streamed in and out between queries. */
+TEST(collide_top_level_grid_equals_brute_force) {
+    rng r = {4321};
+    gait_collider *c = make_collider(NULL);
+    static gait_landmark_id ids[600];
+    int n = 0;
+    static gait_contact_point a[256], b[256];
+    int mismatches = 0, hits = 0;
+    for (int i = 0; i < 3000; i++) {
+        if (n < 600 && (i % 5 == 0 || n < 300)) {
+            /* small boxes over +-3 km (many cells, many share a bucket), a few wide ones */
+            float lo[3], hi[3], t[108];
+            double span = rnd(&r) < 0.5 ? 300 : 3000;
+            for (int k = 0; k < 3; k++) lo[k] = (float)rr(&r, -span, span) * (k == 1 ? 0.01f : 1.0f);
+            double w = rnd(&r) < 0.05 ? rr(&r, 40, 200) : rr(&r, 0.5, 20);
+            hi[0] = lo[0] + (float)w;
+            hi[1] = lo[1] + (float)rr(&r, 0.5, 10);
+            hi[2] = lo[2] + (float)rr(&r, 0.5, 20);
+            box_tris(t, lo, hi);
+            gait_vec3 zero = {0, 0, 0};
+            ids[n++] = add_tris(c, t, 12, zero);
+        } else if (n > 0 && i % 7 == 0) {
+            int k = (int)(rnd(&r) * n);
+            CHECK(gait_collider_remove_landmark(c, ids[k]) == GAIT_OK);
+            ids[k] = ids[--n];
+        }
+        /* a query near a random live landmark */
+        gait_landmark_info info;
+        gait_vec3 p = {0, 0, 0};
+        if (n > 0 && gait_collider_landmark_info(c, ids[(int)(rnd(&r) * n)], &info) == GAIT_OK) {
+            p.x = rr(&r, info.bounds_min.x - 2, info.bounds_max.x + 2);
+            p.y = rr(&r, info.bounds_min.y - 2, info.bounds_max.y + 2);
+            p.z = rr(&r, info.bounds_min.z - 2, info.bounds_max.z + 2);
+        }
+        gait_capsule cap = {p, {p.x + rr(&r, -1, 1), p.y + 1, p.z}, rr(&r, 0.1, 1.5)};
+        if (i % 3 == 0) {
+            int na = gait__capsule_overlap_ex(c, &cap, NULL, a, 256, NULL, 0);
+            int nb = gait__capsule_overlap_ex(c, &cap, NULL, b, 256, NULL, 1);
+            hits += na > 0;
+            if (na != nb) { mismatches++; continue; }
+            qsort(a, (size_t)na, sizeof *a, by_key);
+            qsort(b, (size_t)nb, sizeof *b, by_key);
+            for (int k = 0; k < na; k++)
+                if (memcmp(&a[k].point, &b[k].point, sizeof a[k].point) || a[k].depth != b[k].depth ||
+                    a[k].landmark.index1 != b[k].landmark.index1 || a[k].triangle != b[k].triangle)
+                    mismatches++;
+        } else {
+            /* sweeps of a few metres, and rays of up to 5 km (the flat fallback) */
+            double len = i % 3 == 1 ? 4 : 5000;
+            gait_vec3 d = {rr(&r, -len, len), rr(&r, -len, len) * 0.01, rr(&r, -len, len)};
+            gait_hit ha, hb;
+            memset(&ha, 0, sizeof ha);
+            memset(&hb, 0, sizeof hb);
+            bool fa = i % 3 == 1 ? gait__capsule_sweep_ex(c, &cap, d, NULL, &ha, 0) : gait__ray_cast_ex(c, p, d, NULL, &ha, 0);
+            bool fb = i % 3 == 1 ? gait__capsule_sweep_ex(c, &cap, d, NULL, &hb, 1) : gait__ray_cast_ex(c, p, d, NULL, &hb, 1);
+            hits += fa;
+            if (fa != fb || (fa && !same_hit(&ha, &hb))) mismatches++;
+        }
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    CHECK(hits > 500);
+    gait_collider_destroy(c);
+}

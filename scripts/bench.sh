@@ -1,0 +1,34 @@
+#!/bin/sh
+# Benchmarks: each section runs one program from $BUILD/bench and prints its own table.
+# Peers (other engines, through node) are installed into $BUILD/peers on first use; set
+# GAIT_BENCH_NO_PEERS=1 to run gait's side only. Add new sections at the end.
+BUILD=${BUILD:-build}
+OUT="$BUILD/bench"
+PEERS="$BUILD/peers"
+mkdir -p "$OUT"
+status=0
+
+# --- peers: three.js pinned in tests/bench/peers/package.json (node_modules never committed)
+peers_ready() {
+    [ -n "${GAIT_BENCH_NO_PEERS:-}" ] && return 1
+    command -v node >/dev/null 2>&1 || { echo "bench: node not found, peers skipped"; return 1; }
+    mkdir -p "$PEERS"
+    cp tests/bench/peers/package.json tests/bench/peers/*.mjs "$PEERS/"
+    if [ ! -f "$PEERS/node_modules/three/package.json" ] ||
+       ! grep -q '"version": "0.187.0"' "$PEERS/node_modules/three/package.json"; then
+        echo "bench: npm install --prefix $PEERS (three 0.187.0)"
+        npm install --prefix "$PEERS" --no-audit --no-fund --loglevel=error >/dev/null || {
+            echo "bench: npm install failed, peers skipped"; return 1; }
+    fi
+    return 0
+}
+
+# --- collide: octree build + capsule overlap, gait vs three.js, and scaling with triangles
+echo "== bench_collide"
+if peers_ready; then
+    "$OUT/bench_collide" --scene "$OUT/meadow" --three "$PEERS/three_octree.mjs" --json "$OUT/collide.json" || status=1
+else
+    "$OUT/bench_collide" --scene "$OUT/meadow" --json "$OUT/collide.json" || status=1
+fi
+
+exit $status
