@@ -31,4 +31,8 @@ else
     "$OUT/bench_collide" --scene "$OUT/meadow" --json "$OUT/collide.json" || status=1
 fi
 
+# --- kit: the cost of a Lua kit hook per character-step (interpreted: kits run with the JIT off)
+echo "== bench_kit"
+"$OUT/bench_kit" --characters 64 --frames 2000 --root . || status=1
+
 exit $status

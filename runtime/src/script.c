@@ -71,17 +71,34 @@ static int traceback_handler(lua_State *L) {
     return 1;
 }
 
+/* The count hook fires every BUDGET_TICK VM instructions; each budgeted call starts its own
+ * count at 0, so the hook can stay installed across a batch of calls. */
+#define BUDGET_TICK 1000
+
 static void budget_hook(lua_State *L, lua_Debug *ar) {
     gait_script *s = gait__script_from(L);
+    if (!s) return;
+    s->budget_used += BUDGET_TICK;
+    if (s->budget_used < s->instruction_budget) return;
     /* name the line the loop was caught on: the hook's own frame has none */
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
     else
         lua_pushliteral(L, "");
     lua_pushfstring(L, "instruction budget of %d VM instructions exceeded (an endless loop?)",
-                    s ? (int)s->instruction_budget : 0);
+                    (int)s->instruction_budget);
     lua_concat(L, 2);
     lua_error(L);
+}
+
+bool gait__budget_arm(gait_script *s) {
+    if (lua_gethook(s->L) == budget_hook) return false;
+    lua_sethook(s->L, budget_hook, LUA_MASKCOUNT, BUDGET_TICK);
+    return true;
+}
+
+void gait__budget_disarm(gait_script *s, bool armed) {
+    if (armed) lua_sethook(s->L, NULL, 0, 0);
 }
 
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
@@ -90,17 +107,31 @@ gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const ch
     int base = lua_gettop(L) - nargs; /* the function's slot */
     lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_HANDLER);
     lua_insert(L, base);
-    lua_Hook old_hook = lua_gethook(L);
-    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
-    if (budget) lua_sethook(L, budget_hook, LUA_MASKCOUNT, (int)s->instruction_budget);
+    /* a budgeted call inside another (a kit stepping a world that runs a gate hook) counts on
+     * its own and gives the outer call its count back */
+    int64_t outer_used = s->budget_used;
+    bool armed = false;
+    if (budget) {
+        armed = gait__budget_arm(s);
+        s->budget_used = 0;
+    }
     int rc = lua_pcall(L, nargs, nresults, base);
-    if (budget) lua_sethook(L, old_hook, old_mask, old_count);
+    if (budget) {
+        gait__budget_disarm(s, armed);
+        s->budget_used = outer_used;
+    }
     if (rc == 0) {
         lua_remove(L, base);
         return GAIT_OK;
     }
     const char *msg = lua_tostring(L, -1);
     if (!msg) msg = "(no message)";
+    char kit_what[128];
+    if (!what) {
+        snprintf(kit_what, sizeof kit_what, "kit%s%s (character #%d)", s->call_kit ? " " : "",
+                 s->call_kit ? s->call_kit : "", s->call_character);
+        what = kit_what;
+    }
     switch (rc) {
     case LUA_ERRERR:
         gait__script_error(s, "%s: error in the error handler: %s", what, msg);
@@ -202,10 +233,10 @@ static void kit_clear_failed(lua_State *L, const char *name) {
         int n = (int)lua_objlen(L, -1);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
-            lua_getfield(L, -1, "kit");
+            lua_rawgeti(L, -1, GAIT__KIT_KIT);
             if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), name) == 0) {
                 lua_pushnil(L);
-                lua_setfield(L, -3, "failed");
+                lua_rawseti(L, -3, GAIT__KIT_FAILED);
             }
             lua_pop(L, 2);
         }

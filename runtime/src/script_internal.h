@@ -29,6 +29,17 @@
 
 enum { GAIT__WATCH_TUNING = 0, GAIT__WATCH_KIT = 1 };
 
+/* A kit entry (world env .kits[i]) is an array: integer slots are read with rawgeti, far
+ * cheaper per call than string keys. */
+enum {
+    GAIT__KIT_CH = 1,      /* the character's userdata */
+    GAIT__KIT_KIT,         /* kit name (string: a file's kit) or the kit table */
+    GAIT__KIT_STATE,       /* per-character table; survives a reload of the kit file */
+    GAIT__KIT_PRESSES,     /* the presses userdata handed to on_presses */
+    GAIT__KIT_FAILED,      /* true: the kit raised; skipped until its file is reloaded */
+    GAIT__KIT_DEAD         /* true: removed (character gone, kit replaced) */
+};
+
 typedef struct gait__watch {
     char path[GAIT__PATH_MAX];
     char name[64];              /* kit name (kits) */
@@ -55,6 +66,9 @@ struct gait_script {
     gait_world *host_world;
     char root[GAIT__PATH_MAX];
     int64_t instruction_budget;
+    int64_t budget_used;        /* VM instructions of the current budgeted call, by ticks */
+    const char *call_kit;       /* what == NULL in gait__script_pcall: the kit being called */
+    int call_character;         /* ... and its character's index1 (names it only on error) */
     gait__tuning tuning;
     gait__watch watch[GAIT__WATCH_MAX];
     int watch_count;
@@ -85,10 +99,16 @@ typedef struct gait__presses {
 /* script.c */
 gait_script *gait__script_from(lua_State *L);
 /* Calls the function below nargs arguments under pcall + traceback (+ the instruction budget
- * when `budget`). On error the message goes to last_error prefixed by `what`, the stack is
- * left as it was below the function and GAIT_ERR_SCRIPT is returned. */
+ * when `budget`). On error the message goes to last_error prefixed by `what` (NULL: "kit
+ * <call_kit> (character #<call_character>)", formatted only then), the stack is left as it was
+ * below the function and GAIT_ERR_SCRIPT is returned. */
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
                                bool budget);
+/* Arms the budget hook for a batch of budgeted calls (each still gets the whole budget):
+ * lua_sethook rewrites LuaJIT's dispatch table, too dear to do per call. Returns whether it
+ * armed it (then disarm with the same value). */
+bool gait__budget_arm(gait_script *s);
+void gait__budget_disarm(gait_script *s, bool armed);
 void gait__script_error(gait_script *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

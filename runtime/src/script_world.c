@@ -1187,11 +1187,11 @@ static bool find_kit_entry(lua_State *L, int ch_idx) {
     int n = (int)lua_objlen(L, -1);
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
-        lua_getfield(L, -1, "ch");
+        lua_rawgeti(L, -1, GAIT__KIT_CH);
         gait__chud *o = (gait__chud *)lua_touserdata(L, -1);
         lua_pop(L, 1);
         bool dead = false;
-        lua_getfield(L, -1, "dead");
+        lua_rawgeti(L, -1, GAIT__KIT_DEAD);
         dead = lua_toboolean(L, -1);
         lua_pop(L, 1);
         if (!dead && o && o->id.index1 == c->id.index1 && o->id.generation == c->id.generation) {
@@ -1213,7 +1213,7 @@ static int character_set_kit(lua_State *L) {
     if (lua_isnil(L, 2)) {
         if (find_kit_entry(L, 1)) {
             lua_pushboolean(L, 1);
-            lua_setfield(L, -2, "dead");
+            lua_rawseti(L, -2, GAIT__KIT_DEAD);
         }
         lua_pushboolean(L, 1);
         return 1;
@@ -1240,24 +1240,24 @@ static int character_set_kit(lua_State *L) {
     }
     if (find_kit_entry(L, 1)) { /* a new kit: a new state */
         lua_pushboolean(L, 1);
-        lua_setfield(L, -2, "dead");
+        lua_rawseti(L, -2, GAIT__KIT_DEAD);
         lua_pop(L, 1);
     }
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 6, 0);
     int e = lua_gettop(L);
     lua_pushvalue(L, 1);
-    lua_setfield(L, e, "ch");
+    lua_rawseti(L, e, GAIT__KIT_CH);
     lua_pushvalue(L, 2);
-    lua_setfield(L, e, "kit");
+    lua_rawseti(L, e, GAIT__KIT_KIT);
     lua_newtable(L);
-    lua_setfield(L, e, "state");
+    lua_rawseti(L, e, GAIT__KIT_STATE);
     gait__presses *p = (gait__presses *)lua_newuserdata(L, sizeof *p);
     p->box = c->box;
     p->id = c->id;
     p->dt = 0;
     luaL_getmetatable(L, GAIT__MT_PRESSES);
     lua_setmetatable(L, -2);
-    lua_setfield(L, e, "presses");
+    lua_rawseti(L, e, GAIT__KIT_PRESSES);
     lua_getfenv(L, 1);
     lua_getfield(L, -1, "kits");
     lua_pushvalue(L, e);
@@ -1270,8 +1270,8 @@ static int character_set_kit(lua_State *L) {
 static int l_ch_kit(lua_State *L) {
     gait__check_character(L, 1);
     if (!find_kit_entry(L, 1)) return 0;
-    lua_getfield(L, -1, "kit");
-    lua_getfield(L, -2, "state");
+    lua_rawgeti(L, -1, GAIT__KIT_KIT);
+    lua_rawgeti(L, -2, GAIT__KIT_STATE);
     return 2;
 }
 
@@ -1288,49 +1288,47 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
     int defs = lua_gettop(L);
     int n = (int)lua_objlen(L, kits);
     bool any_dead = false;
+    bool armed = gait__budget_arm(s); /* once for the batch: each call still counts its own */
     for (int i = 1; i <= n; i++) {
         lua_settop(L, defs);
         lua_rawgeti(L, kits, i);
         int e = lua_gettop(L);
-        lua_getfield(L, e, "dead");
+        lua_rawgeti(L, e, GAIT__KIT_DEAD);
         if (lua_toboolean(L, -1)) { any_dead = true; continue; }
-        lua_getfield(L, e, "ch");
+        lua_rawgeti(L, e, GAIT__KIT_CH);
         int ch = lua_gettop(L);
         gait__chud *c = (gait__chud *)lua_touserdata(L, ch);
         if (!b->world || !c || !gait_character_valid(b->world, c->id)) {
             lua_pushboolean(L, 1);
-            lua_setfield(L, e, "dead");
+            lua_rawseti(L, e, GAIT__KIT_DEAD);
             any_dead = true;
             continue;
         }
-        lua_getfield(L, e, "failed");
+        lua_rawgeti(L, e, GAIT__KIT_FAILED);
         if (lua_toboolean(L, -1)) continue; /* skipped until its file is reloaded */
-        lua_getfield(L, e, "kit");
+        lua_rawgeti(L, e, GAIT__KIT_KIT);
         int kit = lua_gettop(L);
-        char what[96];
-        if (lua_type(L, kit) == LUA_TSTRING) {
-            snprintf(what, sizeof what, "kit %s (character #%d)", lua_tostring(L, kit), (int)c->id.index1);
-            lua_pushvalue(L, kit);
-            lua_rawget(L, defs);
-        } else {
-            snprintf(what, sizeof what, "kit (character #%d)", (int)c->id.index1);
-            lua_pushvalue(L, kit);
-        }
+        /* named for an error message only when there is one (no formatting per call) */
+        s->call_kit = lua_type(L, kit) == LUA_TSTRING ? lua_tostring(L, kit) : NULL;
+        s->call_character = (int)c->id.index1;
+        lua_pushvalue(L, kit);
+        if (s->call_kit) lua_rawget(L, defs);
         if (!lua_istable(L, -1)) continue;
         lua_getfield(L, -1, "on_presses");
         if (!lua_isfunction(L, -1)) continue;
-        lua_getfield(L, e, "presses");
+        lua_rawgeti(L, e, GAIT__KIT_PRESSES);
         gait__presses *p = (gait__presses *)lua_touserdata(L, -1);
         if (p) p->dt = dt;
         lua_pushvalue(L, ch);
         lua_insert(L, -2);
-        lua_getfield(L, e, "state");
-        if (gait__script_pcall(s, 3, 0, what, true) != GAIT_OK) {
+        lua_rawgeti(L, e, GAIT__KIT_STATE);
+        if (gait__script_pcall(s, 3, 0, NULL, true) != GAIT_OK) {
             lua_pushboolean(L, 1);
-            lua_setfield(L, e, "failed");
+            lua_rawseti(L, e, GAIT__KIT_FAILED);
             result = GAIT_ERR_SCRIPT;
         }
     }
+    gait__budget_disarm(s, armed);
     lua_settop(L, defs);
     if (any_dead) { /* compact: drop the entries of gone characters and replaced kits */
         lua_newtable(L);
@@ -1338,7 +1336,7 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
         n = (int)lua_objlen(L, kits);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, kits, i);
-            lua_getfield(L, -1, "dead");
+            lua_rawgeti(L, -1, GAIT__KIT_DEAD);
             bool dead = lua_toboolean(L, -1);
             lua_pop(L, 1);
             if (dead) lua_pop(L, 1);
@@ -1354,13 +1352,15 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
  * names (pressed this frame, not yet read), "<button>_held" (levels), move_x, move_y, dt (s). */
 static int l_presses_index(lua_State *L) {
     gait__presses *p = (gait__presses *)luaL_checkudata(L, 1, GAIT__MT_PRESSES);
-    const char *k = luaL_checkstring(L, 2);
+    size_t klen = 0;
+    const char *k = luaL_checklstring(L, 2, &klen);
     if (!p->box->world || !gait_character_valid(p->box->world, p->id))
         return luaL_error(L, "presses: character #%d is stale", p->id.index1);
     const gait__character *ch = gait__character_get_const(p->box->world, p->id);
+    static const size_t lens[GAIT_BUTTON_COUNT] = {4, 6, 4, 6, 5, 5, 4, 6};
     for (int i = 0; i < GAIT_BUTTON_COUNT; i++) {
-        size_t n = strlen(button_names[i]);
-        if (strncmp(k, button_names[i], n) != 0) continue;
+        size_t n = lens[i];
+        if ((klen != n && klen != n + 5) || memcmp(k, button_names[i], n) != 0) continue;
         if (k[n] == 0) {
             lua_pushboolean(L, (ch->pressed >> i) & 1u);
             return 1;
@@ -1477,7 +1477,7 @@ static int l_ch_destroy(lua_State *L) {
     lua_rawseti(L, -2, c->id.index1);
     if (find_kit_entry(L, 1)) {
         lua_pushboolean(L, 1);
-        lua_setfield(L, -2, "dead");
+        lua_rawseti(L, -2, GAIT__KIT_DEAD);
     }
     gait_character_destroy(w, c->id);
     return 0;
