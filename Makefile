@@ -75,6 +75,10 @@ $(CLI): $(CLI_OBJ) $(LIB)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
 	$(CC) $< $(CHECK_OBJ) $(LIB) $(LDLIBS_ALL) -o $@
 
+# collide: the level importer's test also links the host-side importer and assimp
+$(BUILD)/tests/test_collide_level: $(BUILD)/obj/tests/test_collide_level.o $(BUILD)/obj/cli/level.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
+	$(CC) $^ $(CLI_LIBS) $(LDLIBS_ALL) -o $@
+
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(BUILD)/bench
 	$(CC) $(CFLAGS_ALL) -Itests/unit $< $(LIB) $(LDLIBS_ALL) -o $@
 
