@@ -79,8 +79,11 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
 static void set_captured(GLFWwindow *w, sb_controls *c, bool on) {
     c->captured = on;
     glfwSetInputMode(w, GLFW_CURSOR, on ? GLFW_CURSOR_DISABLED : GLFW_CURSOR_NORMAL);
-    if (on && glfwRawMouseMotionSupported()) glfwSetInputMode(w, GLFW_RAW_MOUSE_MOTION, GLFW_TRUE);
-    c->have_last = false;
+    /* No raw mouse motion: XTEST's relative moves (xdotool, the e2e test) arrive only as plain
+     * motion events under Xvfb. The first move after a capture counts from where the cursor is
+     * now, so it is not lost as a baseline. */
+    glfwGetCursorPos(w, &c->last_x, &c->last_y);
+    c->have_last = true;
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
