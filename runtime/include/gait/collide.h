@@ -74,7 +74,8 @@ gait_status gait_collider_add_water(gait_collider *collider, const gait_water_re
                                     int *out_index);
 gait_status gait_collider_clear_water(gait_collider *collider);
 /* The highest water surface over (x, z), and its depth down to the terrain there (m; +INFINITY
- * with no terrain). False when no water covers the point. */
+ * with no terrain or outside it). False when no water covers the point, which includes terrain
+ * standing at or above the surface there (dry land below sea level's height is not water). */
 bool gait_water_at(const gait_collider *collider, double x, double z, double *surface,
                    double *depth);
 
@@ -154,18 +155,36 @@ typedef struct gait_hit {
 /* Contacts of a capsule with everything it overlaps, deepest per triangle, internal edges of
  * flat tessellated surfaces corrected so they push along the face normal. Returns the count
  * written (<= capacity), or -1 for invalid input (NaN, radius <= 0, capacity < 0, NULL out with
- * capacity > 0). *truncated (may be NULL) says more contacts existed than capacity. */
+ * capacity > 0). *truncated (may be NULL) says more contacts existed than capacity.
+ *
+ * Details the callers rely on:
+ *   - surfaces are two-sided: the normal points to the side the capsule's axis is on; an axis
+ *     that crosses a face is pushed out to the side most of it is on (depth includes the part
+ *     behind the face);
+ *   - an edge or vertex with no real crease (its neighbour across is coplanar or bends up into
+ *     a concave corner) reports the face normal, so a sum of normal * depth over a tessellated
+ *     floor has no sideways part; convex creases and open borders keep their true normal;
+ *   - with more contacts than capacity, the deepest `capacity` are kept. */
 int gait_collider_capsule_overlap(const gait_collider *collider, const gait_capsule *capsule,
                                   const gait_filter *filter, gait_contact_point *out,
                                   int capacity, bool *truncated);
 
-/* First hit of a capsule moved by delta (m). False when nothing is hit (or input is invalid). */
+/* First hit of a capsule moved by delta (m). False when nothing is hit (or input is invalid).
+ *
+ * Exact time of impact (analytic, no iteration). A hit needs the motion to go into the
+ * surface (by more than 1e-9 rad): sliding along a floor or a wall, or grazing, is no hit.
+ * A shape that already overlaps a triangle and moves further into it stops at once
+ * (start_solid, fraction 0); one that overlaps but moves out or along is not held back by it
+ * (push out with capsule_overlap). Equal times go to the lowest (landmark, triangle), terrain
+ * first, so the answer does not depend on traversal order. A zero delta hits nothing. */
 bool gait_collider_capsule_sweep(const gait_collider *collider, const gait_capsule *capsule,
                                  gait_vec3 delta, const gait_filter *filter, gait_hit *out);
-/* First hit of a sphere moved from `from` by delta (the camera's arm). */
+/* First hit of a sphere moved from `from` by delta (the camera's arm). Same rules and skin
+ * as the capsule sweep. */
 bool gait_collider_sphere_cast(const gait_collider *collider, gait_vec3 from, double radius,
                                gait_vec3 delta, const gait_filter *filter, gait_hit *out);
-/* First hit of the segment origin .. origin + delta. */
+/* First hit of the segment origin .. origin + delta: the exact surface point (no skin),
+ * either side of a triangle, the normal facing the ray's origin. */
 bool gait_collider_ray_cast(const gait_collider *collider, gait_vec3 origin, gait_vec3 delta,
                             const gait_filter *filter, gait_hit *out);
 
