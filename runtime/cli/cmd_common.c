@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "cmd.h"
+#include "level.h"
 
 static int is_root(const char *dir) {
     char probe[4096];
@@ -53,11 +56,50 @@ int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
     return -1;
 }
 
+/* world:load_level(path[, scale = 1[, up_axis = "y"]]) -> landmarks added | nil, message.
+ * A host binding (assimp lives in the hosts, not the library): every mesh instance of the file
+ * becomes a landmark in world coordinates; on failure nothing stays added. */
+static int l_world_load_level(lua_State *L) {
+    gait_world *w = gait_script_check_world(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    double scale = luaL_optnumber(L, 3, 1);
+    const char *up = luaL_optstring(L, 4, "y");
+    if (!isfinite(scale) || scale <= 0) return luaL_argerror(L, 3, "scale must be finite and > 0");
+    if (strcmp(up, "y") != 0 && strcmp(up, "z") != 0)
+        return luaL_argerror(L, 4, "up axis \"y\" or \"z\"");
+    enum { MAX_MESHES = 4096 };
+    gait_landmark_id *ids = (gait_landmark_id *)lua_newuserdata(L, MAX_MESHES * sizeof *ids);
+    char err[512];
+    int n = gait_level_load(gait_world_collider(w), path, scale, up[0], ids, MAX_MESHES, err,
+                            sizeof err);
+    if (n < 0) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 gait_script *gait_cli_script(const char *root) {
     gait_script_def def = gait_default_script_def();
     def.root = root;
     gait_script *s = gait_script_create(&def);
-    if (!s) fprintf(stderr, "gait: could not start Lua (see the message above)\n");
+    if (!s) {
+        fprintf(stderr, "gait: could not start Lua (see the message above)\n");
+        return NULL;
+    }
+    lua_State *L = gait_script_lua(s);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "gait");
+    if (lua_pcall(L, 1, 1, 0) == 0) {
+        lua_getfield(L, -1, "world");
+        lua_getfield(L, -1, "methods");
+        lua_pushcfunction(L, l_world_load_level);
+        lua_setfield(L, -2, "load_level");
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
     return s;
 }
 

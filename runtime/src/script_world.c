@@ -187,6 +187,10 @@ gait__wbox *gait__check_world(lua_State *L, int idx) {
     return b;
 }
 
+gait_world *gait_script_check_world(lua_State *L, int index) {
+    return gait__check_world(L, index)->world;
+}
+
 void gait__push_world(lua_State *L, gait_script *s, gait_world *world, bool owned) {
     gait__wbox *b = (gait__wbox *)lua_newuserdata(L, sizeof *b);
     b->world = world;

@@ -10,6 +10,7 @@
  *   camera.h      the follow camera and the floating origin
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   world.h       characters, body types, the step
+ *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
  */
 #ifndef GAIT_H
 #define GAIT_H
@@ -23,6 +24,7 @@
 #include "gait/camera.h"
 #include "gait/anim.h"
 #include "gait/world.h"
+#include "gait/script.h"
 
 #define GAIT_VERSION_MAJOR 0
 #define GAIT_VERSION_MINOR 1

@@ -77,6 +77,9 @@ gait_status gait_script_poll(gait_script *script, int *out_reloaded);
 
 /* The Lua state, for hosts that add bindings of their own. */
 struct lua_State *gait_script_lua(gait_script *script);
+/* For such bindings: the world a gait.world userdata at `index` names. Raises a Lua error (it
+ * does not return) when the value is not a world or the world was destroyed. */
+gait_world *gait_script_check_world(struct lua_State *L, int index);
 /* True when Lua allocates through the hooks (false: LuaJIT refused a custom allocator and the
  * script fell back to luaL_newstate's own). */
 bool gait_script_uses_hooks_allocator(const gait_script *script);
