@@ -35,4 +35,7 @@ fi
 echo "== bench_kit"
 "$OUT/bench_kit" --characters 64 --frames 2000 --root . || status=1
 
+# --- body: the body mover vs Rapier KCC, Jolt CharacterVirtual, three.js Octree (FULL=1: whole run)
+BUILD="$BUILD" sh scripts/bench_body.sh || status=1
+
 exit $status
