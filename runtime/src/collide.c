@@ -267,24 +267,38 @@ static unsigned terrain_edge(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, bool has, 
 bool gait__terrain_tri(const gait__terrain *t, int ix, int iz, int half, gait__tri *out) {
     gait_vec3 p00 = tvert(t, ix, iz), p10 = tvert(t, ix + 1, iz);
     gait_vec3 p01 = tvert(t, ix, iz + 1), p11 = tvert(t, ix + 1, iz + 1);
-    if (half == 0) {
+    bool ok = half == 0 ? gait__tri_make(out, p00, p01, p11, GAIT__EDGES_LAZY)
+                        : gait__tri_make(out, p00, p11, p10, GAIT__EDGES_LAZY);
+    out->terrain = t;
+    out->ix = ix;
+    out->iz = iz;
+    out->half = half;
+    return ok;
+}
+
+unsigned gait__tri_flags(const gait__tri *tri) {
+    if (!(tri->flags & GAIT__EDGES_LAZY)) return tri->flags;
+    const gait__terrain *t = tri->terrain;
+    int ix = tri->ix, iz = tri->iz;
+    gait_vec3 p00 = tvert(t, ix, iz), p10 = tvert(t, ix + 1, iz);
+    gait_vec3 p01 = tvert(t, ix, iz + 1), p11 = tvert(t, ix + 1, iz + 1);
+    gait__tri tmp;
+    gait__tri *out = &tmp;
+    out->n = tri->n;
+    if (tri->half == 0) {
         /* (p00, p01, p11): edges p00-p01 (cell ix-1's B, far vertex (ix-1, iz)),
          * p01-p11 (cell iz+1's B, far vertex (ix+1, iz+2)), p11-p00 (this cell's B, p10) */
-        if (!gait__tri_make(out, p00, p01, p11, 0)) return false;
         unsigned f = terrain_edge(p00, p01, out->n, ix > 0, ix > 0 ? tvert(t, ix - 1, iz) : p00);
         f |= terrain_edge(p01, p11, out->n, iz + 2 < t->nz, iz + 2 < t->nz ? tvert(t, ix + 1, iz + 2) : p00) << 1;
         f |= terrain_edge(p11, p00, out->n, true, p10) << 2;
-        out->flags = f;
-    } else {
-        /* (p00, p11, p10): edges p00-p11 (this cell's A, p01), p11-p10 (cell ix+1's A, far
-         * vertex (ix+2, iz+1)), p10-p00 (cell iz-1's A, far vertex (ix, iz-1)) */
-        if (!gait__tri_make(out, p00, p11, p10, 0)) return false;
-        unsigned f = terrain_edge(p00, p11, out->n, true, p01);
-        f |= terrain_edge(p11, p10, out->n, ix + 2 < t->nx, ix + 2 < t->nx ? tvert(t, ix + 2, iz + 1) : p00) << 1;
-        f |= terrain_edge(p10, p00, out->n, iz > 0, iz > 0 ? tvert(t, ix, iz - 1) : p00) << 2;
-        out->flags = f;
+        return f;
     }
-    return true;
+    /* (p00, p11, p10): edges p00-p11 (this cell's A, p01), p11-p10 (cell ix+1's A, far
+     * vertex (ix+2, iz+1)), p10-p00 (cell iz-1's A, far vertex (ix, iz-1)) */
+    unsigned f = terrain_edge(p00, p11, out->n, true, p01);
+    f |= terrain_edge(p11, p10, out->n, ix + 2 < t->nx, ix + 2 < t->nx ? tvert(t, ix + 2, iz + 1) : p00) << 1;
+    f |= terrain_edge(p10, p00, out->n, iz > 0, iz > 0 ? tvert(t, ix, iz - 1) : p00) << 2;
+    return f;
 }
 
 /* ---- water ------------------------------------------------------------------------------ */

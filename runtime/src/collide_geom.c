@@ -24,6 +24,7 @@ bool gait__tri_make(gait__tri *t, gait_vec3 a, gait_vec3 b, gait_vec3 c, unsigne
     t->v[2] = c;
     t->n = v3_scale(n, 1.0 / sqrt(n2));
     t->flags = flags;
+    t->terrain = NULL;
     return true;
 }
 
@@ -121,17 +122,34 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
             }
         }
     }
-    /* 2. an end of the segment against the triangle */
+    /* 2. an end of the segment against the triangle. Shortcut: both ends on one side and the
+     * nearer end right over the face: every point of the segment is at least that far from
+     * the plane, so that end and its foot are the closest pair (a capsule over a floor). */
     int f;
-    gait_vec3 c = closest_on_tri(p, t, &f);
+    gait_vec3 c;
+    if ((dp > 0 && dq > 0) || (dp < 0 && dq < 0)) {
+        gait_vec3 e = fabs(dp) <= fabs(dq) ? p : q;
+        c = closest_on_tri(e, t, &f);
+        if (f == GAIT__FEAT_FACE) {
+            *seg_pt = e;
+            *tri_pt = c;
+            *feature = f;
+            return v3_len2(v3_sub(e, c));
+        }
+    }
+    c = closest_on_tri(p, t, &f);
     double best = v3_len2(v3_sub(p, c));
     *seg_pt = p;
     *tri_pt = c;
     *feature = f;
     if (q.x != p.x || q.y != p.y || q.z != p.z) {
-        c = closest_on_tri(q, t, &f);
-        double d2 = v3_len2(v3_sub(q, c));
-        if (d2 < best) { best = d2; *seg_pt = q; *tri_pt = c; *feature = f; }
+        /* q is at least |dq| from the plane: no nearer than p's pair when dq^2 >= best */
+        if (dq * dq < best) {
+            c = closest_on_tri(q, t, &f);
+            double d2 = v3_len2(v3_sub(q, c));
+            if (d2 < best) { best = d2; *seg_pt = q; *tri_pt = c; *feature = f; }
+        }
+        double d2;
         /* 3. the segment against each edge */
         for (int i = 0; i < 3; i++) {
             double s, u;
@@ -173,7 +191,7 @@ bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
         gait_vec3 n = v3_scale(v3_sub(sp, tp), 1.0 / dist);
         /* the face itself, or an internal feature: exactly the face normal (the difference
          * above carries rounding in its tangential part) */
-        if (feature == GAIT__FEAT_FACE || feature_internal(feature, t->flags))
+        if (feature == GAIT__FEAT_FACE || feature_internal(feature, gait__tri_flags(t)))
             n = v3_dot(n, t->n) >= 0 ? t->n : v3_neg(t->n);
         out->normal = n;
         out->depth = r - dist;
@@ -243,6 +261,7 @@ static bool moves_into(gait_vec3 d, gait_vec3 normal) {
 }
 
 typedef struct sweep_best {
+    unsigned flags;             /* the triangle's edge flags */
     double t;
     gait_vec3 point, normal;
     bool found;
@@ -254,7 +273,7 @@ typedef struct sweep_best {
 static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
                   gait_vec3 normal, int feature) {
     if (b->found && tt >= b->t) return;
-    if (feature_internal(feature, t->flags))
+    if (feature_internal(feature, b->flags))
         normal = v3_dot(normal, t->n) >= 0 ? t->n : v3_neg(t->n);
     if (!moves_into(d, normal)) return;
     b->t = tt;
@@ -283,6 +302,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     }
 
     sweep_best b = {0};
+    b.flags = gait__tri_flags(t);
     gait_vec3 u = v3_sub(q, p);
     bool seg = v3_len2(u) > TINY2;
     for (int k = 0; k < (seg ? 2 : 1); k++) {
@@ -379,10 +399,10 @@ bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *
 bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gait_vec3 nn) {
     (void)nn;
     gait_vec3 rel = v3_sub(w, e0);
-    double len = v3_len(rel);
     double s = v3_dot(rel, n);          /* height of the neighbour's far vertex over our plane */
-    /* 1e-6 rad: a crease flatter than this is a tessellated flat surface */
-    if (fabs(s) <= 1e-6 * len) {
+    /* 1e-6 rad: a crease flatter than this is a tessellated flat surface (squared: no sqrt
+     * on the terrain's per-query path) */
+    if (s * s <= 1e-12 * v3_len2(rel)) {
         /* coplanar: flat unless the neighbour folds back over this triangle (a zero-thickness
          * fin), whose edge is a real border */
         gait_vec3 inward = v3_cross(n, v3_sub(e1, e0));

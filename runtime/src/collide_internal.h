@@ -117,8 +117,17 @@ struct gait_collider {
 typedef struct gait__tri {
     gait_vec3 v[3];
     gait_vec3 n;                /* unit face normal (counter-clockwise front) */
-    unsigned flags;             /* GAIT__EDGE* */
+    unsigned flags;             /* GAIT__EDGE*, or GAIT__EDGES_LAZY */
+    /* a terrain triangle's flags are worked out only when a contact lands on an edge or a
+     * vertex (most land on the face): from this cell of this terrain */
+    const struct gait__terrain *terrain;
+    int ix, iz, half;
 } gait__tri;
+
+#define GAIT__EDGES_LAZY 0x100u
+
+/* The triangle's edge flags (computing a terrain triangle's on demand). */
+unsigned gait__tri_flags(const gait__tri *t);
 
 /* Builds a triangle; false when degenerate (area ~ 0 or non-finite). */
 bool gait__tri_make(gait__tri *t, gait_vec3 a, gait_vec3 b, gait_vec3 c, unsigned flags);
