@@ -76,6 +76,24 @@ uint64_t gait_world_step_count(const gait_world *world);
 double gait_world_step_seconds(const gait_world *world);
 const gait_clock *gait_world_clock(const gait_world *world);
 
+/* ---- snapshot / restore ------------------------------------------------------------------- */
+
+/* The whole simulation state a step reads: the clock, every character (pose, phase, contact,
+ * stamina, held input, camera, animation signal, the body's memory) and the body-type numbers.
+ * Not the collision geometry (the host's, static) nor hooks and user data (kept as they are).
+ * Stepping on from a restored snapshot gives bit-identical states to stepping on from the
+ * original — for rollback netcode and replays. The format is this build's own (same binary,
+ * same capacity); a buffer from another build or world size is refused with GAIT_ERR_FORMAT. */
+size_t gait_world_snapshot_size(const gait_world *world);
+/* Writes the snapshot into buffer (capacity bytes); *out_size (may be NULL) receives its size.
+ * CAPACITY (nothing written) when the buffer is too small. Allocates nothing. */
+gait_status gait_world_snapshot_save(const gait_world *world, void *buffer, size_t capacity,
+                                     size_t *out_size);
+/* Restores a snapshot; checks its header and checksum first and changes nothing on failure. */
+gait_status gait_world_snapshot_restore(gait_world *world, const void *buffer, size_t size);
+/* FNV-1a hash of the simulation state (the snapshot's bytes): equal states, equal hashes. */
+uint64_t gait_world_state_hash(const gait_world *world);
+
 /* ---- characters --------------------------------------------------------------------------- */
 
 typedef struct gait_character_def {
