@@ -51,6 +51,36 @@ static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *h
     return gait_collider_capsule_sweep(m->collider, &c, d, &m->filter, hit);
 }
 
+/* Whether any landmark lies within `reach` (m) of the capsule at feet, or of the capsule moved
+ * by d. One overlap query of a fattened capsule: when it meets nothing, every sweep, snap and
+ * push-out of this step would meet nothing too, and the step skips them (most steps in open
+ * country: one tree walk instead of four). */
+static bool landmarks_near(const gait__mover *m, gait_vec3 feet, gait_vec3 d, double reach) {
+    if (m->filter.skip_landmarks) return false;
+    gait_vec3 lo = v3_min(feet, v3_add(feet, d)), hi = v3_max(feet, v3_add(feet, d));
+    /* a capsule around the box of both positions: its axis is the box's vertical centre line */
+    double hx = 0.5 * (hi.x - lo.x), hz = 0.5 * (hi.z - lo.z);
+    double grow = sqrt(hx * hx + hz * hz) + reach;
+    gait_capsule c;
+    c.a = v3(0.5 * (lo.x + hi.x), lo.y + m->radius - reach, 0.5 * (lo.z + hi.z));
+    c.b = v3(c.a.x, hi.y + m->height - m->radius + reach, c.a.z);
+    c.radius = m->radius + grow;
+    gait_contact_point cp;
+    bool more = false;
+    gait_filter f = m->filter;
+    f.skip_terrain = true;
+    return gait_collider_capsule_overlap(m->collider, &c, &f, &cp, 1, &more) != 0;
+}
+
+/* A copy of the mover that skips the landmarks when none is near. */
+static const gait__mover *mover_for_move(const gait__mover *m, gait__mover *tmp, gait_vec3 feet,
+                                         gait_vec3 d, double reach) {
+    if (landmarks_near(m, feet, d, reach)) return m;
+    *tmp = *m;
+    tmp->filter.skip_landmarks = true;
+    return tmp;
+}
+
 static bool terrain_at(const gait__mover *m, double x, double z, double *h, gait_vec3 *n) {
     return gait_terrain_sample(m->collider, x, z, h, n);
 }
@@ -106,6 +136,8 @@ static bool edge_supports(const gait__mover *m, gait_vec3 feet, gait_vec3 point)
 /* ---- collide and slide ------------------------------------------------------------------- */
 
 typedef struct slide_info {
+    int hits;                   /* casts that met something */
+    bool solid;                 /* a cast started inside something */
     bool floor;                 /* met walkable ground (by its normal, or an edge over it) */
     gait_vec3 floor_n;
     bool steep;                 /* met an up-facing surface too steep to stand on */
@@ -132,6 +164,8 @@ static gait_vec3 slide(const gait__mover *m, gait_vec3 feet, gait_vec3 delta, bo
             break;
         }
         feet = v3_mad(feet, delta, hit.fraction);
+        si->hits++;
+        if (hit.start_solid) si->solid = true;
         gait_vec3 n = hit.normal;
         if (is_floor(m, n)) {
             si->floor = true;
@@ -228,7 +262,8 @@ static void result_clear(gait__move_result *r) {
 /* Ground under the feet within reach (m) below: the higher of a landmark floor (a cast down)
  * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
  * stood on. The feet never end below the terrain. */
-static gait_vec3 find_ground(const gait__mover *m, gait_vec3 p, double reach, gait__move_result *r) {
+static gait_vec3 find_ground(const gait__mover *m, gait_vec3 p, double reach, bool landmarks,
+                             gait__move_result *r) {
     double h = -INFINITY;
     gait_vec3 tn = UP;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
@@ -238,7 +273,12 @@ static gait_vec3 find_ground(const gait__mover *m, gait_vec3 p, double reach, ga
     double ly = -INFINITY;
     gait_vec3 ln = UP;
     bool lwalk = false;
-    if (sweep(m, p, v3(0, -reach, 0), &hit) && !hit.start_solid) {
+    bool lhit = landmarks && sweep(m, p, v3(0, -reach, 0), &hit);
+    if (lhit && hit.start_solid) {
+        r->touched = true; /* inside something: the push-out answers, not the cast */
+        lhit = false;
+    }
+    if (lhit) {
         ly = p.y - reach * hit.fraction;
         ln = hit.normal;
         lwalk = is_floor(m, ln);
@@ -277,14 +317,26 @@ static gait_vec3 find_ground(const gait__mover *m, gait_vec3 p, double reach, ga
 /* Up by the step height, across, down: the move a riser blocked, tried over it. Taken only
  * when it lands on walkable ground and gets further than the blocked move did. */
 static bool step_up(const gait__mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                    gait_vec3 *out) {
+                    gait_vec3 wall_n, gait_vec3 *out) {
     gait_hit hit;
     double up = m->step_height;
+    /* a ray just above the step height, from the axis into the wall: a wall still there is no
+     * step (the common case of a body pushing into a wall costs one ray, not three casts) */
+    gait_vec3 into = v3_norm(horizontal(v3_neg(wall_n)));
+    if (v3_len2(into) > 0.5) {
+        gait_vec3 o = v3(start.x, start.y + up + 0.02, start.z);
+        double reach = m->radius + v3_len(d) + 0.02;
+        if (gait_collider_ray_cast(m->collider, o, v3_scale(into, reach), &m->filter, &hit) &&
+            !is_floor(m, hit.normal))
+            return false;
+    }
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
     gait_vec3 q = v3(start.x, start.y + up, start.z);
-    slide_info si;
-    q = slide(m, q, d, true, false, &si);
+    /* one cast across (not a slide): a riser is stepped straight over; sliding is the plain
+     * move's business */
+    if (sweep(m, q, d, &hit)) q = hit.start_solid ? q : v3_mad(q, d, hit.fraction);
+    else q = v3_add(q, d);
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
@@ -297,11 +349,14 @@ static bool step_up(const gait__mover *m, gait_vec3 start, gait_vec3 d, gait_vec
     return true;
 }
 
-void gait__mover_walk(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 hvel,
+void gait__mover_walk(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait__move_result *r) {
     result_clear(r);
     gait_vec3 start = *feet_io;
     gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
+    gait__mover tmp;
+    /* reach: the step up and the snap down (step height each), a margin for the skin */
+    const gait__mover *m = mover_for_move(m_in, &tmp, start, d, m_in->step_height + 0.05);
     /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
     gait_vec3 d3 = d;
     if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
@@ -309,9 +364,15 @@ void gait__mover_walk(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 hvel,
 
     slide_info si;
     gait_vec3 p = slide(m, start, d3, true, false, &si);
+    bool floor_met = si.floor;
+    r->touched = si.solid;
+    double h0;
+    gait_vec3 tn0;
+    bool on_terrain = terrain_at(m, start.x, start.z, &h0, &tn0) && start.y == h0;
     if (si.wall) {
         gait_vec3 q;
-        if (m->step_height > 0 && step_up(m, start, d, p, &q)) {
+        if (m->step_height > 0 && step_up(m, start, d, p, si.wall_n, &q)) {
+            on_terrain = false;
             p = q;
         } else {
             r->wall = true;
@@ -333,6 +394,8 @@ void gait__mover_walk(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 hvel,
             gait_vec3 nh = v3_norm(horizontal(tn));
             gait_vec3 d2 = clip_plane(d, nh);
             gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+            if (si.solid) r->touched = true;
+            if (si.floor) floor_met = true;
             double h2;
             gait_vec3 tn2;
             double run2 = v3_len(horizontal(v3_sub(p2, start)));
@@ -345,15 +408,23 @@ void gait__mover_walk(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 hvel,
     }
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
-    p = find_ground(m, p, m->step_height, r);
+    /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
+     * feet (the move was cast along the ground's plane): the height function alone answers */
+    double cast_y = p.y;
+    p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
+    /* the feet lifted by the terrain without a cast: near landmarks, worth a push-out */
+    if (m == m_in && p.y > cast_y + 1e-3) r->touched = true;
     *feet_io = p;
 }
 
-void gait__mover_fly(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
+void gait__mover_fly(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
                      gait__move_result *r) {
     result_clear(r);
+    gait__mover tmp;
+    const gait__mover *m = mover_for_move(m_in, &tmp, *feet_io, delta, 0.05);
     slide_info si;
     gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
+    r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
     if (si.floor && vel.y <= 0) {
         r->grounded = true;
@@ -374,6 +445,7 @@ void gait__mover_fly(const gait__mover *m, gait_vec3 *feet_io, gait_vec3 delta, 
     double h;
     gait_vec3 tn;
     if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
+        if (m == m_in && h > p.y + 1e-3) r->touched = true; /* lifted without a cast */
         p.y = h;
         r->ground_height = h;
         if (is_floor(m, tn)) {
@@ -405,7 +477,10 @@ void gait__mover_step(const gait__mover *m, gait__mover_state *st, gait_vec3 vel
         gait__mover_fly(m, &st->feet, v3_scale(vel, dt), vel, &r);
     }
     push_info pi;
-    st->feet = push_out(m, st->feet, &pi);
+    memset(&pi, 0, sizeof pi);
+    /* no cast met a landmark: the move cannot have entered one (a start inside one is met by
+     * the next step's first cast, which then pushes out) */
+    if (r.touched) st->feet = push_out(m, st->feet, &pi);
     if (pi.floor && r.vel.y <= 0) r.grounded = true;
     st->grounded = r.grounded;
     st->ground_normal = r.grounded ? r.ground_normal : UP;
@@ -512,7 +587,7 @@ void gait__body_place(gait_world *w, gait__character *ch) {
     p = push_out(&m, p, &pi);
     gait__move_result r;
     result_clear(&r);
-    p = find_ground(&m, p, 0.01, &r);
+    p = find_ground(&m, p, 0.01, true, &r);
     ch->position = p;
     ch->velocity = v3(0, 0, 0);
     write_contact(ch, &m, &r, false, false);
@@ -716,7 +791,10 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
     }
 
     push_info pi;
-    feet = push_out(&m, feet, &pi);
+    memset(&pi, 0, sizeof pi);
+    /* walking and flying push out only when a cast says they may overlap (as the mover's step
+     * does); on a wall and in water every step */
+    if (r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s))) feet = push_out(&m, feet, &pi);
     merge_push(&r, &pi, may_land && !gait_state_on_wall(s));
     if (pi.ceiling && b->vel.y > 0) b->vel.y = 0;
 
