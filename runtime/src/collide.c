@@ -382,17 +382,15 @@ static uint64_t hash_vert(const float *v, uint64_t h) {
     return h;
 }
 
-static gait__tri ltri_local(const gait__ltri *t) {
-    gait__tri r;
-    gait__tri_make(&r, v3(t->v[0], t->v[1], t->v[2]), v3(t->v[3], t->v[4], t->v[5]),
-                   v3(t->v[6], t->v[7], t->v[8]), t->flags);
-    return r;
+static gait_vec3 ltri_vert(const gait__ltri *t, int k) {
+    return v3(t->v[3 * k], t->v[3 * k + 1], t->v[3 * k + 2]);
 }
 
 /* Marks each edge active unless exactly one neighbour shares it and the crease is flat or
  * concave. Edges are matched by exact vertex positions through a temporary open-addressing
  * table (freed before return). */
-static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, int n) {
+static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const gait_vec3 *normals,
+                                      int n) {
     size_t edges = (size_t)n * 3, cap = 16;
     while (cap < edges * 2) cap <<= 1;
     /* slot: first edge id + 1 (0 = empty), second edge id, sharing count */
@@ -437,10 +435,11 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, int n)
         uint32_t e1 = first[s] - 1, e2 = second[s];
         for (int side = 0; side < 2; side++) {
             uint32_t me = side ? e2 : e1, other = side ? e1 : e2;
-            gait__tri tm = ltri_local(&tris[me / 3]), to = ltri_local(&tris[other / 3]);
+            const gait__ltri *tm = &tris[me / 3], *to = &tris[other / 3];
             int mi = (int)(me % 3), oi = (int)(other % 3);
-            gait_vec3 w = to.v[(oi + 2) % 3];
-            if (!gait__edge_active(tm.v[mi], tm.v[(mi + 1) % 3], tm.n, w, to.n))
+            gait_vec3 w = ltri_vert(to, (oi + 2) % 3);
+            if (!gait__edge_active(ltri_vert(tm, mi), ltri_vert(tm, (mi + 1) % 3), normals[me / 3], w,
+                                   normals[other / 3]))
                 tris[me / 3].flags &= ~(1u << mi);
         }
     }
@@ -583,7 +582,13 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     /* 1. keep the valid triangles (source order) */
     size_t ntri = (size_t)def->triangle_count;
     gait__ltri *src = gait__alloc(&c->hooks, ntri * sizeof *src);
-    if (!src) return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    /* unit normals of the kept triangles, for the edge flags (freed after the build) */
+    gait_vec3 *normals = gait__alloc(&c->hooks, ntri * sizeof *normals);
+    if (!src || !normals) {
+        gait__free(&c->hooks, src, ntri * sizeof *src);
+        gait__free(&c->hooks, normals, ntri * sizeof *normals);
+        return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    }
     int kept = 0, skipped = 0, first_bad = -1;
     for (size_t t = 0; t < ntri; t++) {
         uint32_t idx[3];
@@ -599,6 +604,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
             for (int k = 0; k < 3; k++) v[k] = v3(P[3 * idx[k]], P[3 * idx[k] + 1], P[3 * idx[k] + 2]);
             good = gait__tri_make(&tt, v[0], v[1], v[2], 0);
             if (good) {
+                normals[kept] = tt.n;
                 gait__ltri *o = &src[kept++];
                 for (int k = 0; k < 3; k++) memcpy(o->v + 3 * k, P + 3 * idx[k], 3 * sizeof(float));
                 o->index = (uint32_t)t;
@@ -611,6 +617,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     }
     if (kept == 0) {
         gait__free(&c->hooks, src, ntri * sizeof *src);
+        gait__free(&c->hooks, normals, ntri * sizeof *normals);
         return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark %s: no valid triangle (all %zu degenerate: zero area, NaN/Inf or index out of range)", name, ntri);
     }
     if (skipped)
@@ -619,7 +626,8 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
                    name, skipped, first_bad);
 
     /* 2. edge flags on the kept triangles, 3. the octree */
-    gait_status st = compute_edge_flags(c, src, kept);
+    gait_status st = compute_edge_flags(c, src, normals, kept);
+    gait__free(&c->hooks, normals, ntri * sizeof *normals);
     size_t cap_nodes = (size_t)kept * 2 + 1;
     octree_build b = {0};
     b.src = src;
@@ -688,6 +696,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     box[0] = lm->bmin.x; box[1] = lm->bmin.y; box[2] = lm->bmin.z;
     box[3] = lm->bmax.x; box[4] = lm->bmax.y; box[5] = lm->bmax.z;
     c->live++;
+    c->revision++;
     grid_insert(c, s, lm);
     if (out_id) {
         out_id->index1 = s + 1;
@@ -718,6 +727,7 @@ gait_status gait_collider_remove_landmark(gait_collider *c, gait_landmark_id id)
         c->slot[ms]->dense = d;
     }
     c->live--;
+    c->revision++;
     grid_unlink(c, s, lm);
     landmark_free(c, lm);
     c->slot[s] = NULL;
@@ -742,3 +752,4 @@ gait_status gait_collider_landmark_info(const gait_collider *c, gait_landmark_id
 }
 
 int gait_collider_landmark_count(const gait_collider *c) { return c ? c->live : 0; }
+uint64_t gait_collider_revision(const gait_collider *c) { return c ? c->revision : 0; }
