@@ -53,6 +53,8 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 -include runtime/sandbox/sandbox.mk
 
 .PHONY: all test asan bench run deps clean help unit
+# keep intermediate objects: a second `make test` should not rebuild them
+.SECONDARY:
 all: $(LIB) $(if $(CLI_SRC),$(CLI)) $(SANDBOX_TARGET)
 
 help:
