@@ -31,12 +31,15 @@ typedef struct hud_vertex {
     float r, g, b, a;
 } hud_vertex;
 
+/* Uniforms of the programs built on lit.vert (lit.frag: everything; water.frag: the water). */
+typedef struct lit_uniforms {
+    GLint view_proj, offset, sun_dir, sun_color, sky_color, ground_color, fog_color, fog_density,
+        tint, specular;
+} lit_uniforms;
+
 struct sb_renderer {
-    GLuint lit, sky, line, hud;
-    struct {
-        GLint view_proj, offset, sun_dir, sun_color, sky_color, ground_color, fog_color,
-            fog_density, tint, specular;
-    } ul;
+    GLuint lit, water_prog, sky, line, hud, upscale;
+    lit_uniforms ul, uw;
     struct { GLint inv_view_proj, sun_dir, zenith, horizon, below; } us;
     GLint line_view_proj, hud_screen;
     GLuint empty_vao;
@@ -59,6 +62,13 @@ struct sb_renderer {
     hud_vertex *hud_verts;
     int hud_count, hud_cap;
     int hud_w, hud_h;
+
+    /* The 3D scene may be drawn at a fraction of the window's resolution into this framebuffer
+     * and scaled up (the HUD is always drawn at full resolution): under llvmpipe the frame time
+     * is almost all per-pixel work. */
+    float render_scale;
+    GLuint fbo, fbo_color, fbo_depth;
+    int fbo_w, fbo_h;
 };
 
 /* ---- shaders ------------------------------------------------------------------------------ */
@@ -268,19 +278,36 @@ static void build_terrain(sb_renderer *r, const sb_scene *s, const gait_collider
     free(h), free(v);
 }
 
+/* The water surfaces, tessellated into cells of at most 8 m: lighting and fog are per vertex. */
 static void build_water(sb_renderer *r, const sb_scene *s) {
     mesh_free(&r->water);
     if (s->water_count == 0) return;
-    sb_vertex *v = malloc(sizeof *v * 6 * (size_t)s->water_count);
+    const double max_cell = 8.0;
+    size_t total = 0;
+    for (int i = 0; i < s->water_count; i++) {
+        const gait_water_region *w = &s->water[i];
+        size_t nx = (size_t)ceil((w->max_x - w->min_x) / max_cell), nz = (size_t)ceil((w->max_z - w->min_z) / max_cell);
+        total += (nx ? nx : 1) * (nz ? nz : 1) * 6;
+    }
+    sb_vertex *v = malloc(sizeof *v * total);
     if (!v) return;
     int k = 0;
     for (int i = 0; i < s->water_count; i++) {
         const gait_water_region *w = &s->water[i];
-        float x0 = (float)w->min_x, x1 = (float)w->max_x, z0 = (float)w->min_z, z1 = (float)w->max_z;
+        int nx = (int)ceil((w->max_x - w->min_x) / max_cell), nz = (int)ceil((w->max_z - w->min_z) / max_cell);
+        if (nx < 1) nx = 1;
+        if (nz < 1) nz = 1;
         float y = (float)w->surface;
-        const float corners[6][2] = {{x0, z0}, {x0, z1}, {x1, z1}, {x0, z0}, {x1, z1}, {x1, z0}};
-        for (int c = 0; c < 6; c++) {
-            v[k++] = (sb_vertex){corners[c][0], y, corners[c][1], 0, 1, 0, 0.16f, 0.38f, 0.55f};
+        for (int iz = 0; iz < nz; iz++) {
+            for (int ix = 0; ix < nx; ix++) {
+                float x0 = (float)(w->min_x + (w->max_x - w->min_x) * ix / nx);
+                float x1 = (float)(w->min_x + (w->max_x - w->min_x) * (ix + 1) / nx);
+                float z0 = (float)(w->min_z + (w->max_z - w->min_z) * iz / nz);
+                float z1 = (float)(w->min_z + (w->max_z - w->min_z) * (iz + 1) / nz);
+                const float corners[6][2] = {{x0, z0}, {x0, z1}, {x1, z1}, {x0, z0}, {x1, z1}, {x1, z0}};
+                for (int c = 0; c < 6; c++)
+                    v[k++] = (sb_vertex){corners[c][0], y, corners[c][1], 0, 1, 0, 0.16f, 0.38f, 0.55f};
+            }
         }
     }
     mesh_upload(&r->water, v, k, NULL, 0, (gait_vec3){0, 0, 0});
@@ -302,19 +329,27 @@ void sb_renderer_sync_scene(sb_renderer *r, const sb_scene *s, const gait_collid
 
 /* ---- create / destroy --------------------------------------------------------------------- */
 
+static void lit_locations(GLuint prog, lit_uniforms *u) {
+#define UL(name) u->name = glGetUniformLocation(prog, "u_" #name)
+    UL(view_proj); UL(offset); UL(sun_dir); UL(sun_color); UL(sky_color); UL(ground_color);
+    UL(fog_color); UL(fog_density); UL(tint); UL(specular);
+#undef UL
+}
+
 sb_renderer *sb_renderer_create(const char *dir, char *err, size_t cap) {
     sb_renderer *r = calloc(1, sizeof *r);
     if (!r) { snprintf(err, cap, "out of memory"); return NULL; }
     r->scene_generation = -1;
+    r->render_scale = 1.0f;
     r->lit = program(dir, "lit.vert", "lit.frag", err, cap);
-    r->sky = r->lit ? program(dir, "sky.vert", "sky.frag", err, cap) : 0;
+    r->water_prog = r->lit ? program(dir, "lit.vert", "water.frag", err, cap) : 0;
+    r->sky = r->water_prog ? program(dir, "sky.vert", "sky.frag", err, cap) : 0;
     r->line = r->sky ? program(dir, "line.vert", "line.frag", err, cap) : 0;
     r->hud = r->line ? program(dir, "hud.vert", "hud.frag", err, cap) : 0;
-    if (!r->hud) { sb_renderer_destroy(r); return NULL; }
-#define UL(name) r->ul.name = glGetUniformLocation(r->lit, "u_" #name)
-    UL(view_proj); UL(offset); UL(sun_dir); UL(sun_color); UL(sky_color); UL(ground_color);
-    UL(fog_color); UL(fog_density); UL(tint); UL(specular);
-#undef UL
+    r->upscale = r->hud ? program(dir, "upscale.vert", "upscale.frag", err, cap) : 0;
+    if (!r->upscale) { sb_renderer_destroy(r); return NULL; }
+    lit_locations(r->lit, &r->ul);
+    lit_locations(r->water_prog, &r->uw);
     r->us.inv_view_proj = glGetUniformLocation(r->sky, "u_inv_view_proj");
     r->us.sun_dir = glGetUniformLocation(r->sky, "u_sun_dir");
     r->us.zenith = glGetUniformLocation(r->sky, "u_zenith");
@@ -358,6 +393,8 @@ void sb_renderer_destroy(sb_renderer *r) {
     mesh_free(&r->water);
     free(r->chunks);
     if (r->lit) glDeleteProgram(r->lit);
+    if (r->water_prog) glDeleteProgram(r->water_prog);
+    if (r->upscale) glDeleteProgram(r->upscale);
     if (r->sky) glDeleteProgram(r->sky);
     if (r->line) glDeleteProgram(r->line);
     if (r->hud) glDeleteProgram(r->hud);
@@ -368,6 +405,9 @@ void sb_renderer_destroy(sb_renderer *r) {
     if (r->line_vbo) glDeleteBuffers(1, &r->line_vbo);
     if (r->hud_vao) glDeleteVertexArrays(1, &r->hud_vao);
     if (r->hud_vbo) glDeleteBuffers(1, &r->hud_vbo);
+    if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
+    if (r->fbo_color) glDeleteTextures(1, &r->fbo_color);
+    if (r->fbo_depth) glDeleteRenderbuffers(1, &r->fbo_depth);
     free(r->dyn);
     free(r->hud_verts);
     free(r);
@@ -509,30 +549,30 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
 
 /* ---- a frame ------------------------------------------------------------------------------ */
 
-static void set_common(sb_renderer *r, mat4 vp, bool underwater) {
+static void set_lit(GLuint prog, const lit_uniforms *u, mat4 vp, bool underwater) {
     const vec3 sun = {0.45f, 0.75f, 0.35f};
     vec3 sun_dir;
     glm_vec3_normalize_to((float *)sun, sun_dir);
-    glUseProgram(r->lit);
-    glUniformMatrix4fv(r->ul.view_proj, 1, GL_FALSE, (const float *)vp);
-    glUniform3fv(r->ul.sun_dir, 1, sun_dir);
-    glUniform3f(r->ul.sun_color, 0.95f, 0.90f, 0.80f);
-    glUniform3f(r->ul.sky_color, 0.50f, 0.62f, 0.80f);
-    glUniform3f(r->ul.ground_color, 0.30f, 0.27f, 0.22f);
+    glUseProgram(prog);
+    glUniformMatrix4fv(u->view_proj, 1, GL_FALSE, (const float *)vp);
+    glUniform3fv(u->sun_dir, 1, sun_dir);
+    glUniform3f(u->sun_color, 0.95f, 0.90f, 0.80f);
+    glUniform3f(u->sky_color, 0.50f, 0.62f, 0.80f);
+    glUniform3f(u->ground_color, 0.30f, 0.27f, 0.22f);
     if (underwater) {
-        glUniform3f(r->ul.fog_color, 0.08f, 0.22f, 0.32f);
-        glUniform1f(r->ul.fog_density, 1.0f / 25.0f);
+        glUniform3f(u->fog_color, 0.08f, 0.22f, 0.32f);
+        glUniform1f(u->fog_density, 1.0f / 25.0f);
     } else {
-        glUniform3f(r->ul.fog_color, 0.70f, 0.80f, 0.92f);
-        glUniform1f(r->ul.fog_density, 1.0f / 420.0f);
+        glUniform3f(u->fog_color, 0.70f, 0.80f, 0.92f);
+        glUniform1f(u->fog_density, 1.0f / 420.0f);
     }
-    glUniform4f(r->ul.tint, 1, 1, 1, 1);
-    glUniform1f(r->ul.specular, 0);
+    glUniform4f(u->tint, 1, 1, 1, 1);
+    if (u->specular >= 0) glUniform1f(u->specular, 0);
 }
 
-static void draw_mesh(sb_renderer *r, const gpu_mesh *m, gait_vec3 eye) {
+static void draw_mesh(const lit_uniforms *u, const gpu_mesh *m, gait_vec3 eye) {
     if (!m->vao || m->count == 0) return;
-    glUniform3f(r->ul.offset, (float)(m->offset.x - eye.x), (float)(m->offset.y - eye.y),
+    glUniform3f(u->offset, (float)(m->offset.x - eye.x), (float)(m->offset.y - eye.y),
                 (float)(m->offset.z - eye.z));
     glBindVertexArray(m->vao);
     if (m->ebo) glDrawElements(GL_TRIANGLES, m->count, GL_UNSIGNED_INT, 0);
@@ -566,11 +606,63 @@ static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
     }
 }
 
+void sb_renderer_set_scale(sb_renderer *r, float scale) {
+    r->render_scale = scale < 0.1f ? 0.1f : scale > 1.0f ? 1.0f : scale;
+}
+
+float sb_renderer_scale(const sb_renderer *r) { return r->render_scale; }
+
+/* Binds the framebuffer the scene is drawn into (w x h pixels); false: draw straight to the
+ * window. */
+static bool bind_scene_target(sb_renderer *r, int w, int h) {
+    if (r->fbo && (r->fbo_w != w || r->fbo_h != h)) {
+        glDeleteFramebuffers(1, &r->fbo);
+        glDeleteTextures(1, &r->fbo_color);
+        glDeleteRenderbuffers(1, &r->fbo_depth);
+        r->fbo = r->fbo_color = r->fbo_depth = 0;
+    }
+    if (!r->fbo) {
+        glGenFramebuffers(1, &r->fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+        /* A texture, not a renderbuffer: glBlitFramebuffer's scaled blit costs llvmpipe ~17 ms
+         * at 1280x720, a textured triangle a fraction of that. */
+        glGenTextures(1, &r->fbo_color);
+        glBindTexture(GL_TEXTURE_2D, r->fbo_color);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->fbo_color, 0);
+        glGenRenderbuffers(1, &r->fbo_depth);
+        glBindRenderbuffer(GL_RENDERBUFFER, r->fbo_depth);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->fbo_depth);
+        r->fbo_w = w, r->fbo_h = h;
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            r->render_scale = 1.0f;   /* give up on scaling; draw to the window */
+            return false;
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    return true;
+}
+
 void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view,
                       const sb_character_draw *ch, const sb_line_vertex *lines, int line_count,
                       bool underwater) {
     (void)scene;
-    glViewport(0, 0, view->width, view->height);
+    int sw = view->width, sh = view->height;
+    bool scaled = false;
+    if (r->render_scale < 1.0f) {
+        sw = (int)((float)view->width * r->render_scale + 0.5f), sh = (int)((float)view->height * r->render_scale + 0.5f);
+        if (sw < 1) sw = 1;
+        if (sh < 1) sh = 1;
+        scaled = bind_scene_target(r, sw, sh);
+        if (!scaled) sw = view->width, sh = view->height;
+    }
+    glViewport(0, 0, sw, sh);
     glClearColor(0.6f, 0.75f, 0.9f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
@@ -591,9 +683,9 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
     glDisable(GL_CULL_FACE);
-    set_common(r, vp, underwater);
+    set_lit(r->lit, &r->ul, vp, underwater);
     draw_terrain(r, vp, eye);
-    for (int i = 0; i < r->landmark_count; i++) draw_mesh(r, &r->landmarks[i], eye);
+    for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
 
     /* The character, built this frame. */
     r->dyn_count = 0;
@@ -645,19 +737,30 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
 
     /* Water last: translucent, both sides (seen from above and from below). */
     if (r->water.vao) {
-        glUseProgram(r->lit);
+        set_lit(r->water_prog, &r->uw, vp, underwater);
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         glDepthMask(GL_FALSE);
-        glUniform4f(r->ul.tint, 1, 1, 1, underwater ? 0.85f : 0.70f);
-        glUniform1f(r->ul.specular, underwater ? 0.0f : 0.8f);
-        draw_mesh(r, &r->water, eye);
-        glUniform4f(r->ul.tint, 1, 1, 1, 1);
-        glUniform1f(r->ul.specular, 0);
+        glUniform4f(r->uw.tint, 1, 1, 1, underwater ? 0.85f : 0.70f);
+        glUniform1f(r->uw.specular, underwater ? 0.0f : 0.8f);
+        draw_mesh(&r->uw, &r->water, eye);
         glDepthMask(GL_TRUE);
         glDisable(GL_BLEND);
     }
     glBindVertexArray(0);
+    glViewport(0, 0, view->width, view->height);
+    if (scaled) {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glDisable(GL_DEPTH_TEST);
+        glUseProgram(r->upscale);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, r->fbo_color);
+        glUniform1i(glGetUniformLocation(r->upscale, "u_image"), 0);
+        glBindVertexArray(r->empty_vao);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindVertexArray(0);
+        glEnable(GL_DEPTH_TEST);
+    }
 }
 
 /* ---- HUD ---------------------------------------------------------------------------------- */

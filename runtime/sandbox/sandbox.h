@@ -160,6 +160,10 @@ typedef struct sb_character_draw {
     int party;                   /* 1..4: tints the body */
 } sb_character_draw;
 
+/* Fraction of the window's resolution the 3D scene is drawn at, in [0.1, 1] (1 by default);
+ * the HUD stays at full resolution. */
+void sb_renderer_set_scale(sb_renderer *r, float scale);
+float sb_renderer_scale(const sb_renderer *r);
 /* Draws sky, terrain, landmarks, the character, water and the debug lines (may be NULL). */
 void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view,
                       const sb_character_draw *ch, const sb_line_vertex *lines, int line_count,

@@ -167,14 +167,15 @@ static bool read_landmark(lua_State *L, int index, pending_landmark *pl, char *e
     pl->triangle_count = ni / 3;
     pl->indices = malloc(sizeof *pl->indices * (size_t)ni);
     if (!pl->indices) { free(idx); snprintf(err, cap, "out of memory"); return false; }
+    /* Indices are 1-based in Lua (world:add_landmark's convention). */
     for (int i = 0; i < ni; i++) {
-        if (idx[i] < 0 || idx[i] >= pl->vertex_count || idx[i] != floorf(idx[i])) {
-            snprintf(err, cap, "%s (%s): index %g out of range 0..%d", where, pl->name,
-                     (double)idx[i], pl->vertex_count - 1);
+        if (idx[i] < 1 || idx[i] > pl->vertex_count || idx[i] != floorf(idx[i])) {
+            snprintf(err, cap, "%s (%s): index %g out of range 1..%d", where, pl->name,
+                     (double)idx[i], pl->vertex_count);
             free(idx);
             return false;
         }
-        pl->indices[i] = (uint32_t)idx[i];
+        pl->indices[i] = (uint32_t)idx[i] - 1;
     }
     free(idx);
     return true;

@@ -3,8 +3,8 @@
 -- headless runner, a test.
 --
 -- A mesh is a plain table:
---   { name = "tower", positions = {x, y, z, ...}, indices = {i0, i1, i2, ...} (0-based),
---     colors = {r, g, b, ...} (one per vertex, 0..1) }
+--   { name = "tower", positions = {x, y, z, ...}, indices = {i1, i2, i3, ...} (1-based, as
+--     world:add_landmark takes them), colors = {r, g, b, ...} (one per vertex, 0..1) }
 -- Positions are local metres: x, z across, y up, the landmark's anchor at (0, 0, 0) on the
 -- ground. Triangles are counter-clockwise seen from outside (collide.h's convention).
 -- Every vertex belongs to one face, so a face has its own colour and a flat normal.
@@ -29,7 +29,7 @@ function Mesh:vertex(x, y, z, color)
     local p, c = self.positions, self.colors
     p[#p + 1], p[#p + 2], p[#p + 3] = x, y, z
     c[#c + 1], c[#c + 2], c[#c + 3] = color[1], color[2], color[3]
-    return #p / 3 - 1
+    return #p / 3
 end
 
 -- A planar polygon (3 or 4 corners, counter-clockwise seen from its front).
