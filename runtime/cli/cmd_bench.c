@@ -201,6 +201,7 @@ int gait_cli_bench(int argc, char **argv) {
             st[i].ground_normal.y = 1;
             st[i].ground_normal.z = 0;
             st[i].grounded = false;
+            st[i].near.valid = false; /* a repetition starts with nothing cached */
             vy[i] = 0;
             path[i] = 0;
         }

@@ -55,27 +55,63 @@ static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *h
  * by d. One overlap query of a fattened capsule: when it meets nothing, every sweep, snap and
  * push-out of this step would meet nothing too, and the step skips them (most steps in open
  * country: one tree walk instead of four). */
-static bool landmarks_near(const gait__mover *m, gait_vec3 feet, gait_vec3 d, double reach) {
+#define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
+#define NEAR_CONTACTS 16
+
+/* Whether a landmark may lie within `reach` (m) of the capsule at feet or moved by d. One overlap
+ * query of a fattened capsule answers, and its contacts tell how far the nearest triangle is from
+ * the query's axis: the capsule of that radius is empty, and is cached, so the next steps inside
+ * it ask nothing. When nothing is near, every cast, snap and push-out of the step would meet
+ * nothing too, and the step skips them. */
+static bool landmarks_near(const gait__mover *m, gait__near_cache *cache, gait_vec3 feet,
+                           gait_vec3 d, double reach) {
     if (m->filter.skip_landmarks) return false;
     gait_vec3 lo = v3_min(feet, v3_add(feet, d)), hi = v3_max(feet, v3_add(feet, d));
-    /* a capsule around the box of both positions: its axis is the box's vertical centre line */
+    /* a vertical capsule around the box of both positions */
     double hx = 0.5 * (hi.x - lo.x), hz = 0.5 * (hi.z - lo.z);
-    double grow = sqrt(hx * hx + hz * hz) + reach;
+    double cx = 0.5 * (lo.x + hi.x), cz = 0.5 * (lo.z + hi.z);
+    double radius = m->radius + sqrt(hx * hx + hz * hz) + reach;
+    double y0 = lo.y + m->radius - reach, y1 = hi.y + m->height - m->radius + reach;
+    uint64_t rev = gait_collider_revision(m->collider);
+    if (cache && cache->valid && cache->revision == rev) {
+        double dx = cx - cache->x, dz = cz - cache->z;
+        /* inside the known-empty capsule: the axes' distance plus our radius within its radius,
+         * our segment within its segment */
+        if (sqrt(dx * dx + dz * dz) + radius <= cache->radius && y0 >= cache->y0 && y1 <= cache->y1)
+            return false;
+    }
+    double grow = cache ? NEAR_MARGIN : 0;
     gait_capsule c;
-    c.a = v3(0.5 * (lo.x + hi.x), lo.y + m->radius - reach, 0.5 * (lo.z + hi.z));
-    c.b = v3(c.a.x, hi.y + m->height - m->radius + reach, c.a.z);
-    c.radius = m->radius + grow;
-    gait_contact_point cp;
+    c.a = v3(cx, y0 - grow, cz);
+    c.b = v3(cx, y1 + grow, cz);
+    c.radius = radius + grow;
+    gait_contact_point cp[NEAR_CONTACTS];
     bool more = false;
     gait_filter f = m->filter;
     f.skip_terrain = true;
-    return gait_collider_capsule_overlap(m->collider, &c, &f, &cp, 1, &more) != 0;
+    int n = gait_collider_capsule_overlap(m->collider, &c, &f, cp, NEAR_CONTACTS, &more);
+    /* the nearest triangle's distance from the axis: the radius less the deepest contact */
+    double free_r = c.radius;
+    for (int i = 0; i < n; i++)
+        if (c.radius - cp[i].depth < free_r) free_r = c.radius - cp[i].depth;
+    if (cache) {
+        cache->valid = n >= 0 && !more;
+        cache->revision = rev;
+        cache->x = cx;
+        cache->z = cz;
+        cache->y0 = c.a.y;
+        cache->y1 = c.b.y;
+        cache->radius = free_r;
+    }
+    if (n < 0 || more) return true;
+    return free_r < radius; /* something within this step's reach */
 }
 
 /* A copy of the mover that skips the landmarks when none is near. */
-static const gait__mover *mover_for_move(const gait__mover *m, gait__mover *tmp, gait_vec3 feet,
-                                         gait_vec3 d, double reach) {
-    if (landmarks_near(m, feet, d, reach)) return m;
+static const gait__mover *mover_for_move(const gait__mover *m, gait__mover *tmp,
+                                         gait__near_cache *cache, gait_vec3 feet, gait_vec3 d,
+                                         double reach) {
+    if (landmarks_near(m, cache, feet, d, reach)) return m;
     *tmp = *m;
     tmp->filter.skip_landmarks = true;
     return tmp;
@@ -157,7 +193,7 @@ static gait_vec3 slide(const gait__mover *m, gait_vec3 feet, gait_vec3 delta, bo
     memset(si, 0, sizeof *si);
     gait_vec3 want = delta;
     for (int it = 0; it < SLIDE_ITERS; it++) {
-        if (v3_len2(delta) < 1e-18) break;
+        if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
         gait_hit hit;
         if (!sweep(m, feet, delta, &hit)) {
             feet = v3_add(feet, delta);
@@ -350,13 +386,14 @@ static bool step_up(const gait__mover *m, gait_vec3 start, gait_vec3 d, gait_vec
 }
 
 void gait__mover_walk(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
-                      gait_vec3 ground_normal, double dt, gait__move_result *r) {
+                      gait_vec3 ground_normal, double dt, gait__near_cache *near,
+                      gait__move_result *r) {
     result_clear(r);
     gait_vec3 start = *feet_io;
     gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
     gait__mover tmp;
     /* reach: the step up and the snap down (step height each), a margin for the skin */
-    const gait__mover *m = mover_for_move(m_in, &tmp, start, d, m_in->step_height + 0.05);
+    const gait__mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + 0.05);
     /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
     gait_vec3 d3 = d;
     if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
@@ -418,10 +455,10 @@ void gait__mover_walk(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 hve
 }
 
 void gait__mover_fly(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
-                     gait__move_result *r) {
+                     gait__near_cache *near, gait__move_result *r) {
     result_clear(r);
     gait__mover tmp;
-    const gait__mover *m = mover_for_move(m_in, &tmp, *feet_io, delta, 0.05);
+    const gait__mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, 0.05);
     slide_info si;
     gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
     r->touched = si.solid;
@@ -472,9 +509,9 @@ void gait__mover_step(const gait__mover *m, gait__mover_state *st, gait_vec3 vel
                       gait__move_result *result) {
     gait__move_result r;
     if (st->grounded && vel.y <= 0) {
-        gait__mover_walk(m, &st->feet, vel, st->ground_normal, dt, &r);
+        gait__mover_walk(m, &st->feet, vel, st->ground_normal, dt, &st->near, &r);
     } else {
-        gait__mover_fly(m, &st->feet, v3_scale(vel, dt), vel, &r);
+        gait__mover_fly(m, &st->feet, v3_scale(vel, dt), vel, &st->near, &r);
     }
     push_info pi;
     memset(&pi, 0, sizeof pi);
@@ -702,7 +739,8 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
         gait_vec3 hd = dir_n;
         if (s == GAIT_STATE_DASH && !moving) hd = facing; /* a dash with no move goes ahead */
         if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
-        gait__mover_walk(&m, &feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP, dt, &r);
+        gait__mover_walk(&m, &feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP, dt,
+                         &b->near, &r);
         b->vel = r.vel;
         b->vel.y = 0;
         b->launch_speed = v3_len(r.vel);
@@ -739,7 +777,7 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
             v = v3(hv.x, vy1, hv.z);
             delta = v3(hv.x * dt, 0.5 * (vy0 + vy1) * dt, hv.z * dt);
         }
-        gait__mover_fly(&m, &feet, delta, v, &r);
+        gait__mover_fly(&m, &feet, delta, v, &b->near, &r);
         b->vel = r.vel;
         may_land = b->vel.y <= 0;
         gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : dir_n;
@@ -785,7 +823,7 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
             double target = surface - num->wading_depth;
             dy = clampd(target - feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
         }
-        gait__mover_fly(&m, &feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &r);
+        gait__mover_fly(&m, &feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &b->near, &r);
         b->vel = v3(r.vel.x, 0, r.vel.z);
         b->launch_speed = v3_len(hv);
     }

@@ -16,6 +16,15 @@
 
 struct gait__character;
 
+/* A region known to hold no landmark: a vertical capsule, axis (x, z) from y0 to y1, radius (m),
+ * valid while the collider's revision is the one it was found at. It lets a body in open country
+ * skip every landmark query for several steps. */
+typedef struct gait__near_cache {
+    bool valid;
+    uint64_t revision;
+    double x, z, y0, y1, radius;
+} gait__near_cache;
+
 /* What the body keeps between steps (beyond position, velocity and contact). */
 typedef struct gait__body {
     gait_vec3 vel;               /* m/s the body carries between steps (the air's momentum) */
@@ -25,6 +34,7 @@ typedef struct gait__body {
     double ground_height;        /* m, height of the ground under the feet at the last step */
     bool on_ground;              /* stood on walkable ground after the last move */
     bool on_terrain_wall;        /* the wall is the terrain (a cliff), not a landmark */
+    gait__near_cache near;       /* open country around the body */
 } gait__body;
 
 /* ---- the mover ------------------------------------------------------------------------- */
@@ -60,20 +70,23 @@ void gait__mover_init(gait__mover *m, const gait_collider *collider, double radi
 /* On the ground: moves the feet by the horizontal velocity hvel (m/s; y ignored) for dt s,
  * sliding along walls, stepping up risers of at most step_height, following the ground down
  * within step_height. ground_normal is the last result's (the move follows that plane).
- * result->grounded false means the ground dropped away. */
+ * result->grounded false means the ground dropped away. near (may be NULL) is the body's cache
+ * of open country. */
 void gait__mover_walk(const gait__mover *m, gait_vec3 *feet, gait_vec3 hvel,
-                      gait_vec3 ground_normal, double dt, gait__move_result *result);
+                      gait_vec3 ground_normal, double dt, gait__near_cache *near,
+                      gait__move_result *result);
 
 /* In the air (or on a wall, in water): moves the feet by delta (m), sliding along what it meets;
  * vel is the velocity to clip (m/s). Lands on walkable ground when moving down. */
 void gait__mover_fly(const gait__mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
-                     gait__move_result *result);
+                     gait__near_cache *near, gait__move_result *result);
 
 /* A mover's body between steps, for hosts that drive the mover directly (the benchmark). */
 typedef struct gait__mover_state {
     gait_vec3 feet;              /* m */
     gait_vec3 ground_normal;     /* of the ground stood on (up when none) */
     bool grounded;
+    gait__near_cache near;
 } gait__mover_state;
 
 /* One step with the velocity given (m/s): walks when grounded and not moving up, else flies;

@@ -110,6 +110,7 @@ struct gait_collider {
     int *dense_slot;            /* live landmarks: their slot */
     double *dense_box;          /* live landmarks: world bounds, 6 doubles (min xyz, max xyz) */
     int live;
+    uint64_t revision;          /* bumped by every landmark add and remove (gait_collider_revision) */
 };
 
 /* ---- kernels (collide_geom.c): doubles, one triangle at a time ---------------------------- */
