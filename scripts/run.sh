@@ -12,4 +12,5 @@ if [ -x "$BUILD/gait-sandbox" ]; then
 else
     echo "run: the sandbox is not built here: playing the headless demo."
 fi
-exec "$BUILD/gait" run scripts/demo.lua --trace "$BUILD/demo-trace.csv" "$@"
+echo "run: trace: $BUILD/demo-trace.csv"
+GAIT_DEMO_PICTURE="$BUILD/demo-path.png" exec "$BUILD/gait" run scripts/demo.lua --trace "$BUILD/demo-trace.csv" "$@"

@@ -450,6 +450,7 @@ static int luaopen_gait(lua_State *L) {
     add_submodule(L, "stamina", gait__open_stamina);
     add_submodule(L, "clock", gait__open_clock);
     add_submodule(L, "kit", open_kit);
+    add_submodule(L, "image", gait__open_image);
     return 1;
 }
 

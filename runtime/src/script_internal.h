@@ -146,6 +146,7 @@ int gait__open_tuning(lua_State *L);
 int gait__open_locomotion(lua_State *L);
 int gait__open_stamina(lua_State *L);
 int gait__open_clock(lua_State *L);
+int gait__open_image(lua_State *L);
 gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE_FILES]);
 /* Applies the current tuning (if loaded) to one world / to every world. */
 void gait__tuning_apply_world(gait_script *s, gait_world *w);

@@ -1,0 +1,64 @@
+-- Loads a world file (scripts/worlds/*.lua) into a gait world: the headless runner's side of
+-- the format the sandbox reads too (see scripts/worlds/default.lua's header for the contract).
+--
+--   local worldfile = require("gait.worldfile")
+--   local w, player, data = worldfile.load("scripts/worlds/default.lua"[, {max_characters = 8}])
+--
+-- Errors name the file: a world file that does not load, a missing heightmap, a landmark the
+-- collider refuses.
+local gait = require("gait")
+local M = {}
+
+local function dir_of(path)
+  return path:match("^(.*)/[^/]*$") or "."
+end
+
+-- Runs the world file with its directory first on package.path, so `require "shapes"` finds
+-- scripts/worlds/shapes.lua; returns the data table it returns.
+function M.read(path)
+  local dir = dir_of(path)
+  local chunk, err = loadfile(path)
+  if not chunk then error(err, 0) end
+  local saved = package.path
+  package.path = dir .. "/?.lua;" .. saved
+  local ok, data = pcall(chunk, dir)
+  package.path = saved
+  if not ok then error(tostring(data), 0) end
+  if type(data) ~= "table" then
+    error(string.format("%s: a world file returns a table, not a %s", path, type(data)), 0)
+  end
+  return data, dir
+end
+
+function M.load(path, world_options)
+  local data, dir = M.read(path)
+  local w = gait.world.new(world_options)
+  local t = data.terrain
+  if t then
+    if not t.heightmap then error(path .. ": terrain needs a heightmap (a PNG beside the file)", 0) end
+    local ok, err = w:load_heightmap(dir .. "/" .. t.heightmap, t.cell_size, t.height_scale, t.origin)
+    if not ok then error(path .. ": " .. tostring(err), 0) end
+  end
+  for _, region in ipairs(data.water or {}) do w:add_water(region) end
+  if data.sea_level then w:set_sea_level(data.sea_level) end
+  for i, lm in ipairs(data.landmarks or {}) do
+    local at, mesh = lm.at or {0, 0, 0}, lm.mesh
+    if type(mesh) ~= "table" then error(string.format("%s: landmark %d has no mesh", path, i), 0) end
+    local y = at[2]
+    if lm.on_ground then
+      local h = w:terrain_height(at[1], at[3])
+      if h then y = y + h end
+    end
+    local landmark, err = w:add_landmark{positions = mesh.positions, indices = mesh.indices,
+      offset = {at[1], y, at[3]}, name = mesh.name}
+    if not landmark then
+      error(string.format("%s: landmark %d (%s): %s", path, i, tostring(mesh.name), tostring(err)), 0)
+    end
+  end
+  local spawn = data.spawn or {}
+  local player, err = w:spawn{position = spawn.position or {0, 0, 0}, yaw = spawn.yaw or 0}
+  if not player then error(path .. ": spawn: " .. tostring(err), 0) end
+  return w, player, data
+end
+
+return M
