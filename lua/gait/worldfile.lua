@@ -3,6 +3,7 @@
 --
 --   local worldfile = require("gait.worldfile")
 --   local w, player, data = worldfile.load("scripts/worlds/default.lua"[, {max_characters = 8}])
+--   local player, data = worldfile.load_into(gait.world.host(), path)   -- a host's own world
 --
 -- Errors name the file: a world file that does not load, a missing heightmap, a landmark the
 -- collider refuses.
@@ -30,9 +31,9 @@ function M.read(path)
   return data, dir
 end
 
-function M.load(path, world_options)
+-- Fills an existing world (terrain, water, landmarks) and spawns the player in it.
+function M.load_into(w, path)
   local data, dir = M.read(path)
-  local w = gait.world.new(world_options)
   local t = data.terrain
   if t then
     if not t.heightmap then error(path .. ": terrain needs a heightmap (a PNG beside the file)", 0) end
@@ -58,6 +59,13 @@ function M.load(path, world_options)
   local spawn = data.spawn or {}
   local player, err = w:spawn{position = spawn.position or {0, 0, 0}, yaw = spawn.yaw or 0}
   if not player then error(path .. ": spawn: " .. tostring(err), 0) end
+  return player, data
+end
+
+-- A new world (options as gait.world.new takes them) filled from the file.
+function M.load(path, world_options)
+  local w = gait.world.new(world_options)
+  local player, data = M.load_into(w, path)
   return w, player, data
 end
 
