@@ -39,6 +39,9 @@ typedef struct sb_options {
     long shot_frame;             /* 0 = at the end */
     double fps;                  /* pacing target; 0 = unpaced */
     double status_interval;      /* s */
+    bool place;                  /* --place: start there instead of the world's spawn */
+    gait_vec3 place_at;
+    double place_yaw;
     double render_scale;         /* 0 = automatic (0.5 under a software rasterizer, else 1) */
     int width, height;
     bool hud;
@@ -96,6 +99,7 @@ static void usage(FILE *f) {
             "  --size WxH            window size (default 1280x720)\n"
             "  --render-scale S      draw the 3D scene at S x the window's resolution, (0.1, 1];\n"
             "                        default 1, or 0.5 under a software rasterizer (llvmpipe)\n"
+"  --place X,Y,Z[,YAW]   start there (m, rad) instead of the world's spawn\n"
             "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
             "  --no-hud              draw no HUD\n");
 }
@@ -126,6 +130,12 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
                 fprintf(stderr, "gait-sandbox: --render-scale wants a number in [0.1, 1]\n");
                 return false;
             }
+        }
+        else if (strcmp(a, "--place") == 0) {
+            NEED_VALUE();
+            int n = sscanf(val, "%lf,%lf,%lf,%lf", &o->place_at.x, &o->place_at.y, &o->place_at.z, &o->place_yaw);
+            if (n < 3) { fprintf(stderr, "gait-sandbox: --place wants X,Y,Z[,YAW]\n"); return false; }
+            o->place = true;
         }
         else if (strcmp(a, "--kit") == 0) { NEED_VALUE(); snprintf(o->kit, sizeof o->kit, "%s", val); }
         else if (strcmp(a, "--size") == 0) {
@@ -297,6 +307,13 @@ static bool load_world(sb_app *app, bool first) {
             return false;
         }
         gait_character_set_camera_yaw(app->world, app->player, cd.yaw);
+        if (app->opt.place) {
+            st = gait_character_place(app->world, app->player, app->opt.place_at, app->opt.place_yaw);
+            if (st != GAIT_OK)
+                fprintf(stderr, "gait-sandbox: --place: %s (%s)\n", gait_status_string(st),
+                        gait_world_last_error(app->world));
+            cd.yaw = app->opt.place_yaw;
+        }
         gait_character_info info;
         gait_character_info_get(app->world, app->player, &info);
         camera_behind(app, info.position, cd.yaw);
@@ -484,8 +501,8 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
         sb_hud_text(r, 16, 146, 2, buf, 0.6f, 1.0f, 1.0f);
     }
     if (app->help) {
-        sb_hud_rect(r, (float)w * 0.5f - 330, 110, 660, 440, 0, 0, 0, 0.7f);
-        sb_hud_text(r, (float)w * 0.5f - 316, 122, 2, help_text, 1, 1, 1);
+        sb_hud_rect(r, (float)w * 0.5f - 390, 100, 780, 440, 0, 0, 0, 0.7f);
+        sb_hud_text(r, (float)w * 0.5f - 376, 112, 2, help_text, 1, 1, 1);
     }
     if (app->error[0]) {
         /* The last script / world error with its file:line, a few lines of it. */

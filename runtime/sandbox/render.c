@@ -534,16 +534,29 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
     vec3 nose_h = {0.07f, 0.05f, 0.12f};
     dyn_box(r, nose, nose_h, yaw, nose_col);
     if (ch->state == GAIT_STATE_GLIDE) {
-        /* The glider: a wide wing above the head, its leading edge along the facing. */
-        static const float wing[3] = {0.95f, 0.90f, 0.70f};
+        /* The glider: a canopy 3.6 m wide over the head, its leading edge along the facing and
+         * raised (so it shows from the follow camera, which rides about its height), the tips
+         * bent down; two rods hold it to the shoulders. */
+        static const float wing[3] = {0.95f, 0.88f, 0.62f}, rod[3] = {0.35f, 0.30f, 0.25f};
         float cs = cosf(yaw), sn = sinf(yaw);
-        float top = feet[1] + height + 0.35f;
-        vec3 tip = {feet[0] + sn * 0.6f, top + 0.1f, feet[2] + cs * 0.6f};
-        vec3 left = {feet[0] + cs * 1.6f - sn * 0.5f, top - 0.15f, feet[2] - sn * 1.6f - cs * 0.5f};
-        vec3 right = {feet[0] - cs * 1.6f - sn * 0.5f, top - 0.15f, feet[2] + sn * 1.6f - cs * 0.5f};
-        vec3 back = {feet[0] - sn * 0.3f, top, feet[2] - cs * 0.3f};
-        dyn_tri(r, tip, left, back, wing);
-        dyn_tri(r, tip, back, right, wing);
+        float base = feet[1] + height + 0.45f;
+        /* local (across, up, along) -> relative to the eye; across is the body's left (+x at yaw 0) */
+#define GL_PT(out, a, u, f) vec3 out = {feet[0] + (a) * cs + (f) * sn, base + (u), feet[2] - (a) * sn + (f) * cs}
+        GL_PT(fl, 1.8f, -0.25f, 0.55f); GL_PT(fm, 0.6f, 0.15f, 0.75f); GL_PT(fc, 0.0f, 0.2f, 0.8f);
+        GL_PT(fn, -0.6f, 0.15f, 0.75f); GL_PT(fr, -1.8f, -0.25f, 0.55f);
+        GL_PT(bl, 1.8f, -0.45f, -0.45f); GL_PT(bm, 0.6f, -0.1f, -0.5f); GL_PT(bc, 0.0f, -0.05f, -0.5f);
+        GL_PT(bn, -0.6f, -0.1f, -0.5f); GL_PT(br, -1.8f, -0.45f, -0.45f);
+#undef GL_PT
+        dyn_tri(r, fl, bl, bm, wing); dyn_tri(r, fl, bm, fm, wing);
+        dyn_tri(r, fm, bm, bc, wing); dyn_tri(r, fm, bc, fc, wing);
+        dyn_tri(r, fc, bc, bn, wing); dyn_tri(r, fc, bn, fn, wing);
+        dyn_tri(r, fn, bn, br, wing); dyn_tri(r, fn, br, fr, wing);
+        for (int side = -1; side <= 1; side += 2) {
+            float a = 0.22f * (float)side;
+            vec3 c = {feet[0] + a * cs, feet[1] + height + 0.2f, feet[2] - a * sn};
+            vec3 h = {0.03f, 0.3f, 0.03f};
+            dyn_box(r, c, h, yaw, rod);
+        }
     }
 }
 
@@ -557,8 +570,8 @@ static void set_lit(GLuint prog, const lit_uniforms *u, mat4 vp, bool underwater
     glUniformMatrix4fv(u->view_proj, 1, GL_FALSE, (const float *)vp);
     glUniform3fv(u->sun_dir, 1, sun_dir);
     glUniform3f(u->sun_color, 0.95f, 0.90f, 0.80f);
-    glUniform3f(u->sky_color, 0.50f, 0.62f, 0.80f);
-    glUniform3f(u->ground_color, 0.30f, 0.27f, 0.22f);
+    glUniform3f(u->sky_color, 0.55f, 0.65f, 0.82f);
+    glUniform3f(u->ground_color, 0.42f, 0.39f, 0.34f);
     if (underwater) {
         glUniform3f(u->fog_color, 0.08f, 0.22f, 0.32f);
         glUniform1f(u->fog_density, 1.0f / 25.0f);
@@ -708,6 +721,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     const vec3 sun = {0.45f, 0.75f, 0.35f};
     vec3 sun_dir;
     glm_vec3_normalize_to((float *)sun, sun_dir);
+    if (underwater) glm_vec3_zero(sun_dir);    /* no sun disc through the water */
     glUniform3fv(r->us.sun_dir, 1, sun_dir);
     if (underwater) {
         glUniform3f(r->us.zenith, 0.10f, 0.30f, 0.42f);
