@@ -219,8 +219,9 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
     gait__tri tri;
     for (uint32_t i = first; i < first + count; i++) {
         const gait__ltri *s = &lm->tris[i];
-        if (qy->kind == Q_OVERLAP) {
-            /* triangle box against the capsule's box: most candidates stop here */
+        {
+            /* triangle box against the query's box (a sweep's or ray's covers its whole
+             * motion, grown by the radius): most candidates stop here */
             bool out = false;
             for (int a = 0; a < 3 && !out; a++) {
                 float lo = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
