@@ -57,6 +57,8 @@ static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *h
  * country: one tree walk instead of four). */
 #define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
 #define NEAR_CONTACTS 16
+#define NEAR_HOLD 8         /* steps a body found near a landmark takes as near without asking:
+                               a wrong "near" costs casts that meet nothing, never a result */
 
 /* Whether a landmark may lie within `reach` (m) of the capsule at feet or moved by d. One overlap
  * query of a fattened capsule answers, and its contacts tell how far the nearest triangle is from
@@ -73,6 +75,10 @@ static bool landmarks_near(const gait__mover *m, gait__near_cache *cache, gait_v
     double radius = m->radius + sqrt(hx * hx + hz * hz) + reach;
     double y0 = lo.y + m->radius - reach, y1 = hi.y + m->height - m->radius + reach;
     uint64_t rev = gait_collider_revision(m->collider);
+    if (cache && cache->hold > 0) {
+        cache->hold--;
+        return true;
+    }
     if (cache && cache->valid && cache->revision == rev) {
         double dx = cx - cache->x, dz = cz - cache->z;
         /* inside the known-empty capsule: the axes' distance plus our radius within its radius,
@@ -103,8 +109,9 @@ static bool landmarks_near(const gait__mover *m, gait__near_cache *cache, gait_v
         cache->y1 = c.b.y;
         cache->radius = free_r;
     }
-    if (n < 0 || more) return true;
-    return free_r < radius; /* something within this step's reach */
+    bool near = n < 0 || more || free_r < radius; /* something within this step's reach */
+    if (cache && near) cache->hold = NEAR_HOLD;
+    return near;
 }
 
 /* A copy of the mover that skips the landmarks when none is near. */

@@ -20,6 +20,8 @@ struct gait__character;
  * valid while the collider's revision is the one it was found at. It lets a body in open country
  * skip every landmark query for several steps. */
 typedef struct gait__near_cache {
+    int hold;                    /* steps left that take "near" without asking (a body by a wall
+                                    stays by it for a while) */
     bool valid;
     uint64_t revision;
     double x, z, y0, y1, radius;
