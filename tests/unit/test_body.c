@@ -433,3 +433,80 @@ TEST(body_step_allocates_nothing) {
     CHECK_EQ_INT(cnt.allocs, before);
     gait_world_destroy(w);
 }
+
+/* At dash speed (11 m/s, 0.18 m a step) a wall 1 cm thick still stops the body: it is swept,
+ * never stepped through. */
+TEST(body_dash_does_not_tunnel_a_thin_wall) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -3, 0, 3.0, 3, 3, 3.01);
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_stamina_set_multiplier(gait_character_stamina(w, id), 0.01); /* cheap dashes */
+    for (int k = 0; k < 6; k++) {
+        bw_input(w, id, 0, 1, GAIT_BUTTON_SPRINT, GAIT_BUTTON_SPRINT);
+        bw_steps(w, 10);
+    }
+    gait_character_info i = bw_info(w, id);
+    CHECK(i.position.z < 3.0 - 0.3 + 1e-6);
+    CHECK(i.position.z > 3.0 - 0.3 - 0.01);
+    gait_world_destroy(w);
+}
+
+/* Standing in the inside corner of two walls after pushing into it: grounded every step, still. */
+TEST(body_stands_in_a_corner_without_flicker) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -3, 0, 2, 3, 3, 3);   /* wall ahead (+z) */
+    bw_box(w, 2, 0, -3, 3, 3, 3);   /* wall to the left (+x) */
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 0);
+    gait_stamina_set_multiplier(gait_character_stamina(w, id), 100); /* no climbing */
+    gait_character_set_camera_yaw(w, id, M_PI / 4);                  /* into the corner */
+    bw_input(w, id, 0, 1, 0, 0);
+    bw_steps(w, 60);
+    gait_vec3 p0 = bw_info(w, id).position;
+    CHECK_NEAR(p0.x, 2 - 0.3, 0.01);
+    CHECK_NEAR(p0.z, 2 - 0.3, 0.01);
+    bool flicker = false;
+    for (int k = 0; k < 60; k++) {
+        gait_world_step(w);
+        if (!bw_info(w, id).contact.grounded) flicker = true;
+    }
+    gait_vec3 p1 = bw_info(w, id).position;
+    CHECK(!flicker);
+    CHECK_NEAR(p1.x, p0.x, 1e-6);
+    CHECK_NEAR(p1.z, p0.z, 1e-6);
+    bw_input(w, id, 0, 0, 0, 0);
+    for (int k = 0; k < 60; k++) {
+        gait_world_step(w);
+        if (!bw_info(w, id).contact.grounded) flicker = true;
+    }
+    gait_vec3 p2 = bw_info(w, id).position;
+    CHECK(!flicker);
+    CHECK(p2.x == p1.x && p2.y == p1.y && p2.z == p1.z);
+    gait_world_destroy(w);
+}
+
+/* Stairs of 0.25 m walked, run and dashed up: each speed ends on the top tread, none climbs. */
+TEST(body_stairs_at_every_speed) {
+    static const double speeds[3] = {0.3, 1.0, 1.0};
+    for (int v = 0; v < 3; v++) {
+        gait_world *w = bw_world(NULL);
+        bw_flat(w);
+        for (int k = 0; k < 8; k++) bw_box(w, -2, 0, 2 + 0.3 * k, 2, 0.25 * (k + 1), 14);
+        gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+        gait_stamina_set_multiplier(gait_character_stamina(w, id), 0.01);
+        bool climbed = false;
+        for (int s = 0; s < 240; s++) {
+            uint32_t sprint = v == 2 && s % 20 == 0 ? GAIT_BUTTON_SPRINT : 0;
+            bw_input(w, id, 0, speeds[v], v == 2 ? GAIT_BUTTON_SPRINT : 0, sprint);
+            gait_world_step(w);
+            if (bw_info(w, id).phase.state == GAIT_STATE_CLIMB) climbed = true;
+            if (bw_info(w, id).position.z > 6) break;
+        }
+        gait_character_info i = bw_info(w, id);
+        CHECK_MSG(!climbed, "speed case %d climbed", v);
+        CHECK_MSG(fabs(i.position.y - 2.0) < 0.005 && i.position.z > 4.7,
+                  "speed case %d ends at y %.4f z %.3f", v, i.position.y, i.position.z);
+        gait_world_destroy(w);
+    }
+}
