@@ -57,7 +57,7 @@ static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *h
  * country: one tree walk instead of four). */
 #define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
 #define NEAR_CONTACTS 16
-#define NEAR_HOLD 8         /* steps a body found near a landmark takes as near without asking:
+#define NEAR_HOLD 16        /* steps a body found near a landmark takes as near without asking:
                                a wrong "near" costs casts that meet nothing, never a result */
 
 /* Whether a landmark may lie within `reach` (m) of the capsule at feet or moved by d. One overlap
