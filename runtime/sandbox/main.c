@@ -49,8 +49,11 @@ typedef struct sb_options {
 
 /* Everything the sandbox owns. The GLFW callbacks reach only `controls`, through the window's
  * user pointer. */
+struct line_list;
+
 typedef struct sb_app {
     sb_controls controls;
+    struct line_list *lines;          /* the debug view's lines this frame */
     sb_options opt;
     GLFWwindow *window;
     gait_world *world;
@@ -326,15 +329,8 @@ static bool load_world(sb_app *app, bool first) {
 }
 
 #ifdef GAIT_SANDBOX_SCRIPT
-static void script_start(sb_app *app) {
-    gait_script_def d = gait_default_script_def();
-    d.world = app->world;
-    d.root = app->opt.root;
-    app->script = gait_script_create(&d);
-    if (!app->script) {
-        set_error(app, "script_error", "the Lua layer could not start (lua/ not found under the root?)");
-        return;
-    }
+/* (Re)loads the tuning files and the player's kit: at start and on F5. */
+static void script_load(sb_app *app) {
     char probe[SB_PATH_MAX];
     sb_path_join(probe, sizeof probe, app->opt.root, "scripts/tuning/locomotion.lua");
     if (file_exists(probe) && gait_script_load_tuning(app->script, NULL) != GAIT_OK)
@@ -347,6 +343,18 @@ static void script_start(sb_app *app) {
         gait_script_set_kit(app->script, app->player, kit) != GAIT_OK)
         set_error(app, "script_error", gait_script_last_error(app->script));
     app->script_errors_seen = gait_script_error_count(app->script);
+}
+
+static void script_start(sb_app *app) {
+    gait_script_def d = gait_default_script_def();
+    d.world = app->world;
+    d.root = app->opt.root;
+    app->script = gait_script_create(&d);
+    if (!app->script) {
+        set_error(app, "script_error", "the Lua layer could not start (lua/ not found under the root?)");
+        return;
+    }
+    script_load(app);
 }
 
 /* Reports each new script error once. */
@@ -363,8 +371,11 @@ static void script_check(sb_app *app) {
 /* ---- debug view --------------------------------------------------------------------------- */
 
 typedef struct line_list {
-    sb_line_vertex v[4096];
+    sb_line_vertex v[8192];
     int n;
+    gait_vec3 origin;            /* the eye the vertices are relative to */
+    struct { gait_vec3 at; char text[48]; uint32_t rgba; } labels[64];
+    int label_count;
 } line_list;
 
 static void line_add(line_list *l, gait_vec3 origin, gait_vec3 a, gait_vec3 b, float r, float g, float bl) {
@@ -377,11 +388,46 @@ static gait_vec3 v3(double x, double y, double z) { return (gait_vec3){x, y, z};
 static gait_vec3 v3_add(gait_vec3 a, gait_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static gait_vec3 v3_mul(gait_vec3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
 
+/* The runtime's debug-draw callbacks (gait_world_draw_debug): traversal sweeps and traces, the
+ * ledge segment, the grab point, the corridor and the latch. Colours are 0xRRGGBBAA. */
+static void rgba_split(uint32_t c, float *r, float *g, float *b) {
+    *r = (float)((c >> 24) & 0xFF) / 255.0f, *g = (float)((c >> 16) & 0xFF) / 255.0f,
+    *b = (float)((c >> 8) & 0xFF) / 255.0f;
+}
+
+#ifdef GAIT_SANDBOX_DEBUG_DRAW
+static void dbg_line(gait_vec3 a, gait_vec3 b, uint32_t rgba, void *user) {
+    line_list *l = user;
+    float r, g, bl;
+    rgba_split(rgba, &r, &g, &bl);
+    line_add(l, l->origin, a, b, r, g, bl);
+}
+
+static void dbg_point(gait_vec3 p, double size, uint32_t rgba, void *user) {
+    line_list *l = user;
+    float r, g, b;
+    rgba_split(rgba, &r, &g, &b);
+    double s = size > 0 ? size * 0.5 : 0.05;
+    line_add(l, l->origin, (gait_vec3){p.x - s, p.y, p.z}, (gait_vec3){p.x + s, p.y, p.z}, r, g, b);
+    line_add(l, l->origin, (gait_vec3){p.x, p.y - s, p.z}, (gait_vec3){p.x, p.y + s, p.z}, r, g, b);
+    line_add(l, l->origin, (gait_vec3){p.x, p.y, p.z - s}, (gait_vec3){p.x, p.y, p.z + s}, r, g, b);
+}
+
+static void dbg_text(gait_vec3 p, const char *text, uint32_t rgba, void *user) {
+    line_list *l = user;
+    if (l->label_count >= (int)(sizeof l->labels / sizeof l->labels[0])) return;
+    l->labels[l->label_count].at = p;
+    l->labels[l->label_count].rgba = rgba;
+    snprintf(l->labels[l->label_count].text, sizeof l->labels[0].text, "%s", text);
+    l->label_count++;
+}
+#endif
+
 /* What the public API tells of the body: its capsule, contacts and their normals, the ground
  * normal, the velocity, the facing, the camera arm. */
 static void build_debug_lines(sb_app *app, const gait_character_info *info, const gait_pose *pose,
                               const gait_locomotion *num, line_list *l) {
-    gait_vec3 o = app->view.eye;
+    gait_vec3 o = l->origin;
     gait_vec3 feet = pose->position;
     double r = num->capsule_radius;
     double h = info->crouching ? num->crouch_height : num->capsule_height;
@@ -499,6 +545,12 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
                  gait_world_alpha(app->world));
         sb_hud_rect(r, 8, 140, 300, 190, 0, 0, 0, 0.35f);
         sb_hud_text(r, 16, 146, 2, buf, 0.6f, 1.0f, 1.0f);
+        for (int i = 0; i < app->lines->label_count; i++) {
+            float sx, sy, lr, lg, lb;
+            if (!sb_renderer_project(r, app->lines->labels[i].at, w, h, &sx, &sy)) continue;
+            rgba_split(app->lines->labels[i].rgba, &lr, &lg, &lb);
+            sb_hud_text(r, sx, sy, 1.5f, app->lines->labels[i].text, lr, lg, lb);
+        }
     }
     if (app->help) {
         sb_hud_rect(r, (float)w * 0.5f - 390, 100, 780, 440, 0, 0, 0, 0.7f);
@@ -563,6 +615,9 @@ static int run(sb_app *app) {
         }
         if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
             if (load_world(app, false)) app->error[0] = '\0';
+#ifdef GAIT_SANDBOX_SCRIPT
+            if (act.reload && app->script) script_load(app);   /* F5: the scripts too, now */
+#endif
         }
 
         /* Input: look turns the camera now; the presses are held until a step reads them. */
@@ -614,12 +669,19 @@ static int run(sb_app *app) {
         bool underwater = gait_water_at(gait_world_collider_const(app->world), app->view.eye.x,
                                         app->view.eye.z, &ws, &wd) && app->view.eye.y < ws;
 
-        static line_list lines; /* scratch, rebuilt every frame (too big for the stack) */
-        lines.n = 0;
-        if (app->debug) build_debug_lines(app, &info, &pose, num, &lines);
+        line_list *lines = app->lines;
+        lines->n = 0;
+        lines->label_count = 0;
+        lines->origin = app->view.eye;
+        if (app->debug) {
+            build_debug_lines(app, &info, &pose, num, lines);
+#ifdef GAIT_SANDBOX_DEBUG_DRAW
+            gait_world_draw_debug(app->world);
+#endif
+        }
 
         sb_renderer_sync_scene(app->renderer, &app->scene, gait_world_collider_const(app->world));
-        sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines.v, lines.n, underwater);
+        sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
 
         app->frame++;
@@ -742,10 +804,15 @@ int main(int argc, char **argv) {
     sb_renderer_set_scale(app.renderer, (float)scale);
     gait_world_def wd = gait_default_world_def();
     app.world = gait_world_create(&wd);
-    if (!app.world) {
+    app.lines = calloc(1, sizeof *app.lines);
+    if (!app.world || !app.lines) {
         fprintf(stderr, "gait-sandbox: could not create the world\n");
         goto out;
     }
+#ifdef GAIT_SANDBOX_DEBUG_DRAW
+    gait_debug_draw dd = {dbg_line, dbg_point, dbg_text, app.lines};
+    gait_world_set_debug_draw(app.world, &dd);
+#endif
     app.t0 = now_s();
     camera_init(&app);
     if (!load_world(&app, true)) {
@@ -764,6 +831,7 @@ out:
     if (app.world) gait_world_destroy(app.world);
     sb_renderer_destroy(app.renderer);
     sb_controls_free(&app.controls);
+    free(app.lines);
     glfwDestroyWindow(app.window);
     glfwTerminate();
     return rc;

@@ -66,6 +66,8 @@ struct sb_renderer {
     /* The 3D scene may be drawn at a fraction of the window's resolution into this framebuffer
      * and scaled up (the HUD is always drawn at full resolution): under llvmpipe the frame time
      * is almost all per-pixel work. */
+    mat4 last_view_proj;         /* of the last frame, relative to its eye (for labels) */
+    gait_vec3 last_eye;
     float render_scale;
     GLuint fbo, fbo_color, fbo_depth;
     int fbo_w, fbo_h;
@@ -437,8 +439,10 @@ static void dyn_tri(sb_renderer *r, const vec3 a, const vec3 b, const vec3 c, co
         dyn_push(r, (sb_vertex){p[k][0], p[k][1], p[k][2], n[0], n[1], n[2], col[0], col[1], col[2]});
 }
 
-/* A capsule standing on `feet` (relative to the eye), smooth normals. */
-static void dyn_capsule(sb_renderer *r, const vec3 feet, float radius, float height, const float *col) {
+/* A capsule from `feet` (relative to the eye) along axes[1] (its up), smooth normals; axes are
+ * the capsule's local x, y, z as unit vectors (identity: standing). */
+static void dyn_capsule(sb_renderer *r, const vec3 feet, float radius, float height, const float *col,
+                        const float axes[3][3]) {
     enum { SEG = 18, RINGS = 6 };
     float cyl = height - 2 * radius;
     if (cyl < 0) cyl = 0;
@@ -470,8 +474,12 @@ static void dyn_capsule(sb_renderer *r, const vec3 feet, float radius, float hei
             const int tri[6] = {0, 2, 1, 0, 3, 2};
             for (int t = 0; t < 6; t++) {
                 int k = tri[t];
-                dyn_push(r, (sb_vertex){q[k][0], q[k][1], q[k][2], qn[k][0], qn[k][1], qn[k][2],
-                                        col[0], col[1], col[2]});
+                float lp[3] = {q[k][0] - feet[0], q[k][1] - feet[1], q[k][2] - feet[2]}, wp[3], wn[3];
+                for (int c = 0; c < 3; c++) {
+                    wp[c] = feet[c] + axes[0][c] * lp[0] + axes[1][c] * lp[1] + axes[2][c] * lp[2];
+                    wn[c] = axes[0][c] * qn[k][0] + axes[1][c] * qn[k][1] + axes[2][c] * qn[k][2];
+                }
+                dyn_push(r, (sb_vertex){wp[0], wp[1], wp[2], wn[0], wn[1], wn[2], col[0], col[1], col[2]});
             }
         }
     }
@@ -520,17 +528,22 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
     for (int k = 0; k < 3; k++) col[k] = fminf(1.0f, col[k] * party_tint[pi][k]);
     float height = (float)ch->height, radius = (float)ch->radius;
     if (ch->state == GAIT_STATE_SWIM || ch->state == GAIT_STATE_SWIM_DASH || ch->state == GAIT_STATE_DROWN) {
-        /* Swimming: lying along the facing, drawn as a flattened body at the surface. */
-        vec3 c = {feet[0], feet[1] + (float)ch->radius, feet[2]};
-        vec3 h = {radius, radius * 0.7f, height * 0.45f};
-        dyn_box(r, c, h, (float)ch->pose.yaw, col);
+        /* Swimming: the capsule lies along the facing, at the feet's depth plus a radius. */
+        float sy = sinf((float)ch->pose.yaw), cy = cosf((float)ch->pose.yaw);
+        const float axes[3][3] = {{cy, 0, -sy}, {sy, 0, cy}, {0, -1, 0}};
+        vec3 tail = {feet[0] - sy * height * 0.5f, feet[1] + radius, feet[2] - cy * height * 0.5f};
+        dyn_capsule(r, tail, radius, height, col, axes);
     } else {
-        dyn_capsule(r, feet, radius, height, col);
+        const float up[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        dyn_capsule(r, feet, radius, height, col, up);
     }
     float yaw = (float)ch->pose.yaw;
     /* The facing: a nose at head height. */
     static const float nose_col[3] = {0.95f, 0.95f, 0.95f};
-    vec3 nose = {feet[0] + sinf(yaw) * radius * 1.05f, feet[1] + height * 0.82f, feet[2] + cosf(yaw) * radius * 1.05f};
+    bool lying = ch->state == GAIT_STATE_SWIM || ch->state == GAIT_STATE_SWIM_DASH || ch->state == GAIT_STATE_DROWN;
+    float reach = lying ? height * 0.5f + 0.02f : radius * 1.05f;
+    vec3 nose = {feet[0] + sinf(yaw) * reach, feet[1] + (lying ? radius * 1.6f : height * 0.82f),
+                 feet[2] + cosf(yaw) * reach};
     vec3 nose_h = {0.07f, 0.05f, 0.12f};
     dyn_box(r, nose, nose_h, yaw, nose_col);
     if (ch->state == GAIT_STATE_GLIDE) {
@@ -619,6 +632,16 @@ static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
     }
 }
 
+bool sb_renderer_project(const sb_renderer *r, gait_vec3 p, int width, int height, float *sx, float *sy) {
+    vec4 q = {(float)(p.x - r->last_eye.x), (float)(p.y - r->last_eye.y), (float)(p.z - r->last_eye.z), 1.0f};
+    vec4 c;
+    glm_mat4_mulv((vec4 *)r->last_view_proj, q, c);
+    if (c[3] <= 0.05f) return false;   /* behind the eye */
+    *sx = (c[0] / c[3] * 0.5f + 0.5f) * (float)width;
+    *sy = (0.5f - c[1] / c[3] * 0.5f) * (float)height;
+    return true;
+}
+
 void sb_renderer_set_scale(sb_renderer *r, float scale) {
     r->render_scale = scale < 0.1f ? 0.1f : scale > 1.0f ? 1.0f : scale;
 }
@@ -690,6 +713,8 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glm_perspective(view->fov_y, aspect, 0.1f, 2000.0f, p);
     glm_mat4_mul(p, v, vp);
     glm_mat4_inv(vp, inv);
+    glm_mat4_copy(vp, r->last_view_proj);
+    r->last_eye = eye;
 
     /* Opaque world. */
     glEnable(GL_DEPTH_TEST);

@@ -169,6 +169,10 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
                       const sb_character_draw *ch, const sb_line_vertex *lines, int line_count,
                       bool underwater);
 
+/* Where a world point fell on the last frame drawn (pixels from the top left); false behind
+ * the eye. */
+bool sb_renderer_project(const sb_renderer *r, gait_vec3 p, int width, int height, float *sx, float *sy);
+
 /* HUD (2D, pixels from the top left). */
 void sb_hud_begin(sb_renderer *r, int width, int height);
 void sb_hud_rect(sb_renderer *r, float x, float y, float w, float h, float cr, float cg, float cb,

@@ -26,6 +26,10 @@ endif
 ifneq ($(and $(wildcard runtime/include/gait/camera.h),$(wildcard runtime/src/camera.c)),)
 SANDBOX_DEFS += -DGAIT_SANDBOX_CAMERA=1
 endif
+# The runtime's debug-draw callbacks (traversal probes, corridor, latch), once implemented.
+ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*.c),)
+SANDBOX_DEFS += -DGAIT_SANDBOX_DEBUG_DRAW=1
+endif
 
 # Rebuild the sandbox's objects when the feature switches above change.
 SANDBOX_STAMP := $(BUILD)/obj/sandbox/features.txt

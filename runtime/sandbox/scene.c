@@ -134,7 +134,7 @@ static bool read_landmark(lua_State *L, int index, pending_landmark *pl, char *e
     lua_pop(L, 1);
     if (!ok) return false;
     lua_getfield(L, -1, "on_ground");
-    pl->on_ground = lua_isnil(L, -1) ? true : lua_toboolean(L, -1);
+    pl->on_ground = lua_toboolean(L, -1);   /* absent: false, as gait.worldfile reads it */
     lua_pop(L, 1);
     lua_getfield(L, -1, "mesh");
     if (!lua_istable(L, -1)) {

@@ -1,14 +1,15 @@
 -- The default world: the sandbox's and the headless runner's playground.
 --
 -- A world file is Lua that returns a plain data table (no side effects), so any loader can read
--- it: the GLFW sandbox, the headless runner, a test. The loader is expected to:
+-- it: the GLFW sandbox (runtime/sandbox/scene.c), the headless runner and Lua scenarios
+-- (lua/gait/worldfile.lua). A loader:
 --   * put this file's directory first on package.path (so `require "shapes"` finds
 --     scripts/worlds/shapes.lua) and call the file with that directory as its first argument;
 --   * load terrain.heightmap (relative to this file) through gait_collider_load_heightmap with
 --     cell_size, height_scale and origin;
 --   * add every water region and the sea level (nil: none);
---   * add every landmark (a shapes.lua mesh) at `at`: with on_ground, at[2] is added to the
---     terrain's height at (at[1], at[3]);
+--   * add every landmark (a shapes.lua mesh: positions, 1-based indices, colours) at `at`: with
+--     on_ground = true, at[2] is added to the terrain's height at (at[1], at[3]);
 --   * create the player at spawn.position (feet; stood on the ground) facing spawn.yaw.
 --
 -- Layout (see scripts/gen_heightmap.py): a flat plaza at 12 m around the origin with the
@@ -21,7 +22,7 @@ local shapes = require("shapes")
 
 local L = {}
 local function add(at, mesh, on_ground)
-    L[#L + 1] = { at = at, mesh = mesh, on_ground = on_ground ~= false }
+    L[#L + 1] = { at = at, mesh = mesh, on_ground = on_ground ~= false }  -- on the ground by default
 end
 
 -- Stairs: ten 0.25 m steps (a step height of 0.3 m walks them) to a 2.5 m landing.
