@@ -73,6 +73,10 @@ struct sb_renderer {
     int fbo_w, fbo_h;
 };
 
+/* Towards the sun (not normalised): behind the spawn's view (it faces +z), so the faces it
+ * sees are lit. */
+#define SUN_TOWARDS {0.40f, 0.75f, -0.50f}
+
 /* ---- shaders ------------------------------------------------------------------------------ */
 
 static GLuint compile(const char *dir, const char *file, GLenum type, char *err, size_t cap) {
@@ -576,7 +580,7 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
 /* ---- a frame ------------------------------------------------------------------------------ */
 
 static void set_lit(GLuint prog, const lit_uniforms *u, mat4 vp, bool underwater) {
-    const vec3 sun = {0.45f, 0.75f, 0.35f};
+    const vec3 sun = SUN_TOWARDS;
     vec3 sun_dir;
     glm_vec3_normalize_to((float *)sun, sun_dir);
     glUseProgram(prog);
@@ -743,7 +747,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glDepthMask(GL_FALSE);
     glUseProgram(r->sky);
     glUniformMatrix4fv(r->us.inv_view_proj, 1, GL_FALSE, (const float *)inv);
-    const vec3 sun = {0.45f, 0.75f, 0.35f};
+    const vec3 sun = SUN_TOWARDS;
     vec3 sun_dir;
     glm_vec3_normalize_to((float *)sun, sun_dir);
     if (underwater) glm_vec3_zero(sun_dir);    /* no sun disc through the water */
@@ -762,16 +766,16 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
 
-    /* Debug lines, over everything but still depth-tested against the world. */
+    /* Debug lines, over everything (not depth-tested: a contact behind the body still shows). */
     if (lines && line_count > 0) {
         glUseProgram(r->line);
         glUniformMatrix4fv(r->line_view_proj, 1, GL_FALSE, (const float *)vp);
         glBindVertexArray(r->line_vao);
         glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof *lines * (size_t)line_count), lines, GL_STREAM_DRAW);
-        glDepthFunc(GL_LEQUAL);
+        glDisable(GL_DEPTH_TEST);
         glDrawArrays(GL_LINES, 0, line_count);
-        glDepthFunc(GL_LESS);
+        glEnable(GL_DEPTH_TEST);
     }
 
     /* Water last: translucent, both sides (seen from above and from below). */
