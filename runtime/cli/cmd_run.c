@@ -1,13 +1,20 @@
-/* gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--root DIR]
- * Plays a Lua scenario headless; the frame loop itself is lua/gait/runner.lua. */
+/* gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--record OUT.replay] [--root DIR]
+ * Plays a Lua scenario headless; the frame loop itself is lua/gait/runner.lua. --record writes
+ * every frame's inputs to a replay file (cmd_replay.c) that `gait replay` plays back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "gait/replay.h"
+
+/* cmd_replay.c: the recording hooks around the run */
+int gait_cli_record_begin(gait_script *s, gait_replay_recorder *rec);
+int gait_cli_record_end(gait_script *s, gait_replay_recorder *rec, const char *path);
 
 static int usage(void) {
-    fprintf(stderr, "usage: gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--root DIR]\n");
+    fprintf(stderr, "usage: gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] "
+                    "[--record OUT.replay] [--root DIR]\n");
     return 2;
 }
 
@@ -19,12 +26,14 @@ static int positive_number(const char *s, double max) {
 
 int gait_cli_run(int argc, char **argv) {
     const char *file = NULL, *steps = NULL, *fps = NULL, *trace = NULL, *root = NULL;
+    const char *record = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if ((v = gait_cli_option(argc, argv, &i, "--steps"))) steps = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--fps"))) fps = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--trace"))) trace = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--root"))) root = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--record"))) record = v;
         else if (argv[i][0] == '-' && argv[i][1] == '-') return usage();
         else if (!file) file = argv[i];
         else return usage();
@@ -42,9 +51,27 @@ int gait_cli_run(int argc, char **argv) {
     if (gait_cli_find_root(root, dir, sizeof dir) != 0) return 2;
     gait_script *s = gait_cli_script(dir);
     if (!s) return 1;
+    gait_replay_recorder *rec = NULL;
+    if (record) {
+        /* the replay names the scenario and the loop's steps and fps, so `gait replay` can
+         * rebuild the same world and run the same frames */
+        rec = gait_replay_recorder_create(NULL, file);
+        if (!rec || gait_cli_record_begin(s, rec) != 0) {
+            fprintf(stderr, "gait run: --record: could not start recording\n");
+            gait_replay_recorder_destroy(rec);
+            gait_script_destroy(s);
+            return 1;
+        }
+        if (steps) gait_replay_recorder_set_meta(rec, "steps", steps);
+        if (fps) gait_replay_recorder_set_meta(rec, "fps", fps);
+    }
     const char *args[4] = {file, steps, fps, trace};
     double result[1] = {0};
     int rc = gait_cli_call(s, "gait.runner", "run_cli", 4, args, 1, result);
+    if (rec) {
+        if (rc == 0 && gait_cli_record_end(s, rec, record) != 0) rc = -1;
+        gait_replay_recorder_destroy(rec);
+    }
     unsigned errors = gait_script_error_count(s);
     gait_script_destroy(s);
     if (rc != 0) return 1;

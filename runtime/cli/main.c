@@ -15,6 +15,7 @@
 
 /* Optional subcommands: defined in their own files when those are built. */
 int gait_cli_bench(int argc, char **argv) GAIT_CLI_WEAK;
+int gait_cli_replay(int argc, char **argv) GAIT_CLI_WEAK;
 
 typedef struct gait_cli_command {
     const char *name;
@@ -29,6 +30,7 @@ static const gait_cli_command commands[] = {
     {"test", gait_cli_test, "test DIR_OR_FILE.lua...",
      "run Lua scenario tests; one line per test, then \"N passed, N failed\""},
     {"bench", gait_cli_bench, "bench [options]", "benchmarks (runtime/cli/cmd_bench.c)"},
+    {"replay", gait_cli_replay, "replay FILE.replay", "play a replay headless; print the state hash"},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 
