@@ -61,6 +61,8 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
         return NULL;
     }
     w->provisional = gait_default_locomotion();
+    w->traverse_table = gait_default_traverse_table(); /* traverse.c */
+    memset(&w->debug_draw, 0, sizeof w->debug_draw);
     return w;
 }
 
@@ -472,9 +474,13 @@ static void character_step(gait_world *w, gait_character_id id, gait__character 
     gi.held = ch->held;
     gi.stamina = ch->stamina.value;
     gi.stamina_multiplier = ch->stamina.multiplier;
+    /* traverse.c: the stand-up check and a low opening may keep or make the body crouched */
+    gait__traverse_pre_gates(w, ch, num, &gi, dt);
 
     gait_state from = ch->phase.state;
     gait_state next = gait_locomotion_next(&ch->phase, &gi, &ch->contact, num);
+    /* traverse.c: a jump (or a held jump) offered a vault / mantle; an action ends itself */
+    next = gait__traverse_gates(w, id, ch, num, &gi, next);
     if (next != from && ch->gate_hook) {
         gait_state s = ch->gate_hook(w, id, from, next, ch->gate_user);
         if ((unsigned)s < GAIT_STATE_COUNT && (s == from || gait_locomotion_is_edge(from, s))) next = s;
@@ -500,6 +506,8 @@ static void character_step(gait_world *w, gait_character_id id, gait__character 
         gait__body_place(w, ch);
         ch->prev_position = ch->position;
         ch->prev_yaw = ch->yaw;
+    } else if (ch->phase.state == GAIT_STATE_TRAVERSE) {
+        gait__traverse_move(w, ch, num, from, dt); /* traverse.c: the action's path */
     } else {
         gait__body_move(w, ch, num, from, mx, my, dt);
     }

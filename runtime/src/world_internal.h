@@ -7,6 +7,7 @@
 #include "gait/camera.h"
 #include "body.h"
 #include "core.h"
+#include "traverse.h"  /* traversal and crouch memory (traverse.c) */
 
 typedef struct gait__character {
     uint32_t generation;        /* bumped on destroy; ids carry it */
@@ -46,6 +47,7 @@ typedef struct gait__character {
 
     uint64_t steps;
     gait__body body;                   /* the body's own memory between steps */
+    gait__traverse trav;               /* traversal action, scan and crouch (traverse.c) */
 } gait__character;
 
 struct gait_world {
@@ -60,6 +62,8 @@ struct gait_world {
     int capacity;
     int count;                         /* alive */
     char error[256];
+    gait_traverse_table traverse_table; /* traverse.c: the action table every character uses */
+    gait_debug_draw debug_draw;        /* traverse.c: gait_world_draw_debug's callbacks */
 };
 
 /* The character an id names, or NULL when stale (and the world's error says why). */

@@ -10,6 +10,7 @@
  *   camera.h      the follow camera and the floating origin
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   world.h       characters, body types, the step
+ *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
  */
 #ifndef GAIT_H
@@ -24,6 +25,7 @@
 #include "gait/camera.h"
 #include "gait/anim.h"
 #include "gait/world.h"
+#include "gait/traverse.h"
 #include "gait/script.h"
 
 #define GAIT_VERSION_MAJOR 0

@@ -94,6 +94,23 @@ gait_status gait_world_snapshot_restore(gait_world *world, const void *buffer, s
 /* FNV-1a hash of the simulation state (the snapshot's bytes): equal states, equal hashes. */
 uint64_t gait_world_state_hash(const gait_world *world);
 
+/* ---- debug draw (traverse.c; SPEC §8.10) ----------------------------------------------------- */
+
+/* Box2D-style debug drawing: the core never touches a graphics API, it calls these. Colours are
+ * 0xRRGGBBAA. Any member may be NULL (that kind of shape is not drawn). */
+typedef struct gait_debug_draw {
+    void (*line)(gait_vec3 a, gait_vec3 b, uint32_t rgba, void *user);
+    void (*point)(gait_vec3 p, double size, uint32_t rgba, void *user); /* size in m */
+    void (*text)(gait_vec3 p, const char *text, uint32_t rgba, void *user);
+    void *user;
+} gait_debug_draw;
+
+/* The callbacks gait_world_draw_debug calls (NULL removes them; the struct is copied). */
+gait_status gait_world_set_debug_draw(gait_world *world, const gait_debug_draw *draw);
+/* Draws every character's last traversal scan (each sweep and trace, the ledge segment, the grab
+ * point) and its action's corridor and latch. Once a frame, from the host; allocates nothing. */
+gait_status gait_world_draw_debug(const gait_world *world);
+
 /* ---- characters --------------------------------------------------------------------------- */
 
 typedef struct gait_character_def {
