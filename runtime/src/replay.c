@@ -320,9 +320,11 @@ static gait_status parse(parser *ps) {
     replay_data *d = ps->d;
     char line[4096];
     bool too_long;
-    if (!next_line(ps, line, sizeof line, &too_long) || too_long)
+    if (!next_line(ps, line, sizeof line, &too_long) || too_long) {
+        ps->line = 1; /* an empty file fails on its first line */
         return PFAIL(ps, GAIT_ERR_FORMAT, "not a gait replay (empty, or the first line is not "
                      "\"gait-replay %d\")", GAIT_REPLAY_VERSION);
+    }
     int version = 0;
     char tail = 0;
     if (sscanf(line, "gait-replay %d%c", &version, &tail) != 1)
