@@ -629,7 +629,7 @@ static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
             float q = box[0][k] > 0 ? box[0][k] : box[1][k] < 0 ? -box[1][k] : 0;
             d2 += q * q;
         }
-        int l = d2 < 110.0f * 110.0f ? 0 : d2 < 220.0f * 220.0f ? 1 : d2 < 380.0f * 380.0f ? 2 : 3;
+        int l = d2 < 60.0f * 60.0f ? 0 : d2 < 140.0f * 140.0f ? 1 : d2 < 280.0f * 280.0f ? 2 : 3;
         glDrawElements(GL_TRIANGLES, c->count[l], GL_UNSIGNED_INT,
                        (const void *)((size_t)c->first[l] * sizeof(uint32_t)));
         r->terrain_triangles_drawn += c->count[l] / 3;
