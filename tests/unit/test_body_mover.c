@@ -1,0 +1,116 @@
+/* The mover the body and the benchmark share (runtime/src/body.h): a velocity in, a move out.
+ * Its "open country" cache may only skip queries that would meet nothing: with the cache and
+ * with it dropped before every step, the same motion gives the same bits. */
+#include <string.h>
+
+#include "body.h"
+#include "body_fixtures.h"
+#include "check.h"
+
+static double hills(double x, double z) { return 1.5 * sin(0.21 * x + 0.17 * z) + 0.5 * cos(0.3 * x); }
+
+static gait_world *field(void) {
+    gait_world *w = bw_world(NULL);
+    bw_terrain(w, hills, -40, -40, 80, 1.0);
+    /* a scatter of boxes, some low enough to step onto */
+    uint32_t st = 12345u;
+    for (int i = 0; i < 40; i++) {
+        st = st * 1664525u + 1013904223u;
+        double x = -30 + 60 * (st / 4294967296.0);
+        st = st * 1664525u + 1013904223u;
+        double z = -30 + 60 * (st / 4294967296.0);
+        st = st * 1664525u + 1013904223u;
+        double h = 0.2 + 3 * (st / 4294967296.0);
+        double y = hills(x, z) - 1;
+        bw_box(w, x - 1, y, z - 1, x + 1, y + 1 + h, z + 1);
+    }
+    return w;
+}
+
+static gait_vec3 v3i(int i) {
+    gait_vec3 p = {-20 + 2.5 * (i % 4) * 4, 0, -20 + 10.0 * (i / 4)};
+    p.y = hills(p.x, p.z) + 0.5;
+    return p;
+}
+
+typedef struct run_out { gait_vec3 feet[16]; int grounded; } run_out;
+
+static void run(const gait_collider *c, bool drop_cache, run_out *out) {
+    gait__mover m;
+    gait__mover_init(&m, c, 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait__mover_state s[16];
+    double vy[16];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 16; i++) {
+        s[i].feet = v3i(i);
+        s[i].ground_normal.y = 1;
+        vy[i] = 0;
+    }
+    out->grounded = 0;
+    for (int k = 0; k < 600; k++) {
+        for (int i = 0; i < 16; i++) {
+            double a = 0.4 * i + 1.3 * (k / 120);
+            if (s[i].grounded) vy[i] = 0;
+            vy[i] -= 9.81 / 60;
+            gait_vec3 v = {6 * cos(a), vy[i], 6 * sin(a)};
+            if (drop_cache) memset(&s[i].near, 0, sizeof s[i].near);
+            gait__mover_step(&m, &s[i], v, 1.0 / 60, NULL);
+            out->grounded += s[i].grounded;
+        }
+    }
+    for (int i = 0; i < 16; i++) out->feet[i] = s[i].feet;
+}
+
+TEST(body_mover_cache_changes_no_bit) {
+    gait_world *w = field();
+    run_out a, b;
+    run(gait_world_collider_const(w), false, &a);
+    run(gait_world_collider_const(w), true, &b);
+    CHECK(memcmp(a.feet, b.feet, sizeof a.feet) == 0);
+    CHECK_EQ_INT(a.grounded, b.grounded);
+    CHECK(a.grounded > 16 * 600 * 8 / 10); /* mostly on the ground: the test walks, not flies */
+    gait_world_destroy(w);
+}
+
+TEST(body_mover_cache_drops_when_a_landmark_arrives) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    gait__mover m;
+    gait__mover_init(&m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait__mover_state s;
+    memset(&s, 0, sizeof s);
+    s.ground_normal.y = 1;
+    s.grounded = true;
+    gait_vec3 v = {0, 0, 3};
+    for (int k = 0; k < 10; k++) gait__mover_step(&m, &s, v, 1.0 / 60, NULL); /* open country cached */
+    CHECK(s.near.valid);
+    /* a wall streams in right ahead, inside the cached region */
+    bw_box(w, -2, 0, s.feet.z + 0.45, 2, 2, s.feet.z + 1);
+    double wall = s.feet.z + 0.45;
+    for (int k = 0; k < 30; k++) gait__mover_step(&m, &s, v, 1.0 / 60, NULL);
+    CHECK(s.feet.z <= wall - 0.3 + 1e-6);
+    CHECK(s.feet.z > wall - 0.3 - 0.01);
+    gait_world_destroy(w);
+}
+
+TEST(body_mover_walks_at_the_velocity_given) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    gait__mover m;
+    gait__mover_init(&m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait__mover_state s;
+    memset(&s, 0, sizeof s);
+    s.feet.y = 0.5;
+    s.ground_normal.y = 1;
+    double vy = 0;
+    for (int k = 0; k < 120; k++) {
+        if (s.grounded) vy = 0;
+        vy -= 9.81 / 60;
+        gait_vec3 v = {6, vy, 0};
+        gait__mover_step(&m, &s, v, 1.0 / 60, NULL);
+    }
+    CHECK(s.grounded);
+    CHECK_NEAR(s.feet.y, 0, 1e-12);
+    CHECK_NEAR(s.feet.x, 12, 0.2); /* 2 s at 6 m/s, less the fall's first steps */
+    gait_world_destroy(w);
+}
