@@ -51,10 +51,6 @@ static bool sweep(const gait__mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *h
     return gait_collider_capsule_sweep(m->collider, &c, d, &m->filter, hit);
 }
 
-/* Whether any landmark lies within `reach` (m) of the capsule at feet, or of the capsule moved
- * by d. One overlap query of a fattened capsule: when it meets nothing, every sweep, snap and
- * push-out of this step would meet nothing too, and the step skips them (most steps in open
- * country: one tree walk instead of four). */
 #define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
 #define NEAR_CONTACTS 16
 #define NEAR_HOLD 16        /* steps a body found near a landmark takes as near without asking:
