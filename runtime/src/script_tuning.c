@@ -15,6 +15,8 @@
  *                   type's).
  *   stamina.lua     { refill_rate, refill_delay, costs = {dash, sprint_per_s, ...} }
  *   gates.lua       { fall_catch_seconds, walk_stick_threshold, move_epsilon, swim_exit_margin }
+ *   traversal.lua   { cooldown, reach_min, ..., actions = {{kind, bands, speeds}, ...} }: the
+ *                   traversal's action table, read by traverse_script.c (optional in a directory)
  * Every number: unknown key, wrong type, NaN/Inf, out of range -> an error naming the file (and
  * line), the key and the allowed range; nothing is applied. */
 #include "script_internal.h"
@@ -84,7 +86,8 @@ static const field schema[] = {
 
 static const char *const group_file[] = {"locomotion.lua (a body type's entry)", "gates.lua",
                                          "stamina.lua (costs)"};
-static const char *const tune_names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates"};
+static const char *const tune_names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates",
+                                                         "traversal"};
 
 static const field *find_field(const char *name, int group) {
     for (int i = 0; i < SCHEMA_COUNT; i++)
@@ -256,7 +259,7 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
             if (t.paths[k][0]) gait__script_watch(s, t.paths[k], GAIT__WATCH_TUNING, tune_names[k]);
     }
 
-    int tab[GAIT__TUNE_FILES] = {0, 0, 0};
+    int tab[GAIT__TUNE_FILES] = {0};
     for (int k = 0; k < GAIT__TUNE_FILES; k++) {
         if (!t.paths[k][0]) continue;
         if (run_tuning_file(s, t.paths[k]) != GAIT_OK) {
@@ -318,6 +321,14 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
         !read_fields(L, tab[GAIT__TUNE_GATES], G_GATES, &base, t.paths[GAIT__TUNE_GATES], "gates",
                      err, sizeof err))
         goto fail;
+
+    /* traversal.lua: the action table (traverse_script.c reads it) */
+    if (tab[GAIT__TUNE_TRAVERSAL]) {
+        if (!gait__traversal_from_table(L, tab[GAIT__TUNE_TRAVERSAL], t.paths[GAIT__TUNE_TRAVERSAL],
+                                        &t.traversal, err, sizeof err))
+            goto fail;
+        t.has_traversal = true;
+    }
 
     t.provisional = base;
     if (tab[GAIT__TUNE_LOCOMOTION]) {
@@ -393,6 +404,7 @@ void gait__tuning_apply_world(gait_script *s, gait_world *w) {
         if (s->tuning.has[i]) gait_world_set_locomotion(w, (gait_body_type)i, &s->tuning.measured[i]);
         else gait_world_clear_locomotion(w, (gait_body_type)i);
     }
+    if (s->tuning.has_traversal) gait_world_set_traverse_table(w, &s->tuning.traversal);
     if (s->tuning.refill_rate >= 0)
         for (int i = 0; i < w->capacity; i++) /* runtime state (value, rest) is kept */
             if (w->characters[i].alive) {
@@ -420,7 +432,7 @@ void gait__tuning_apply_all(gait_script *s) {
 static int l_tuning_load(lua_State *L) {
     gait_script *s = gait__script_from(L);
     char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
-    const char *paths[GAIT__TUNE_FILES] = {NULL, NULL, NULL};
+    const char *paths[GAIT__TUNE_FILES] = {NULL};
     if (lua_istable(L, 1)) {
         lua_pushnil(L);
         while (lua_next(L, 1)) {
@@ -430,7 +442,7 @@ static int l_tuning_load(lua_State *L) {
                 if (strcmp(k, tune_names[i]) == 0) which = i;
             if (which < 0)
                 return luaL_argerror(L, 1, lua_pushfstring(L, "unknown tuning file \"%s\" (locomotion, "
-                                                              "stamina, gates)", k));
+                                                              "stamina, gates, traversal)", k));
             if (lua_type(L, -1) != LUA_TSTRING) return luaL_argerror(L, 1, "tuning paths are strings");
             snprintf(buf[which], sizeof buf[which], "%s", lua_tostring(L, -1));
             paths[which] = buf[which];
@@ -445,6 +457,9 @@ static int l_tuning_load(lua_State *L) {
             if (n < 0 || n >= (int)sizeof buf[k]) return luaL_argerror(L, 1, "path too long");
             paths[k] = buf[k];
         }
+        FILE *tf = fopen(buf[GAIT__TUNE_TRAVERSAL], "r"); /* optional (traverse_script.c) */
+        if (tf) fclose(tf);
+        else paths[GAIT__TUNE_TRAVERSAL] = NULL;
     }
     if (gait__tuning_load(s, paths) != GAIT_OK) {
         lua_pushnil(L);

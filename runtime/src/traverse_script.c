@@ -1,0 +1,466 @@
+/* The traversal's Lua side: scripts/tuning/traversal.lua read into a gait_traverse_table (its
+ * schema is here, next to the struct it fills, as script_tuning.c does for the locomotion
+ * numbers), ch:traversal(), ch:set_traverse_hook(fn), w:traverse_scan{...} and gait.traverse.
+ *
+ * traversal.lua returns { <scalar keys below>, actions = { {kind = "vault", ...}, ... } }.
+ * Every number: unknown key, wrong type, NaN, out of range -> an error naming the file, the key
+ * and the allowed range; nothing is applied (gait__tuning_load keeps the last good set). */
+#include "script_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct tfield {
+    const char *name;
+    size_t offset;
+    double lo, hi;
+    const char *unit;
+} tfield;
+
+#define TF(n, lo, hi, unit) {#n, offsetof(gait_traverse_table, n), lo, hi, unit}
+static const tfield table_fields[] = {
+    TF(cooldown, 0, 10, "s"),
+    TF(reach_min, 0.05, 20, "m"),
+    TF(reach_max, 0.05, 20, "m"),
+    TF(reach_speed, 0.01, 100, "m/s"),
+    TF(grab_margin, 0, 5, "m"),
+    TF(max_ledge_slope, 0, 1.5, "rad"),
+    TF(max_drop, 0, 100, "m"),
+    TF(corridor_floor_margin, 0, 10, "m"),
+    TF(corridor_flight_margin, 0, 20, "m"),
+    TF(corridor_mantle, 0.05, 10, "m"),
+    TF(climb_over_height, 0, 10, "m"),
+};
+#define AF(n, lo, hi, unit) {#n, offsetof(gait_traverse_action_def, n), lo, hi, unit}
+static const tfield action_fields[] = {
+    AF(min_height, 0, 20, "m"),     AF(max_height, 0, 20, "m"),
+    AF(min_depth, 0, 20, "m"),      AF(max_depth, 0, INFINITY, "m (math.huge: thick)"),
+    AF(min_speed, 0, 1000, "m/s"),  AF(max_speed, 0, 1000, "m/s"),
+    AF(rise_speed, 0.05, 50, "m/s"), AF(cross_speed, 0.05, 50, "m/s"),
+};
+#define NFIELDS(a) ((int)(sizeof a / sizeof a[0]))
+
+static double *dslot(void *base, size_t off) { return (double *)(void *)((char *)base + off); }
+
+/* Reads the number at the top of the stack into *out per f; false with a message. */
+static bool read_number(lua_State *L, const tfield *f, const char *path, const char *prefix,
+                        double *out, char *err, size_t cap) {
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+        snprintf(err, cap, "%s: %s%s: a %s, wanted a number in [%g, %g] %s", path, prefix, f->name,
+                 luaL_typename(L, -1), f->lo, f->hi, f->unit);
+        return false;
+    }
+    double v = lua_tonumber(L, -1);
+    if (!(v >= f->lo && v <= f->hi)) {
+        snprintf(err, cap, "%s: %s%s = %g is %s; allowed [%g, %g] %s", path, prefix, f->name, v,
+                 isnan(v) ? "NaN" : "out of range", f->lo, f->hi, f->unit);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool read_action(lua_State *L, int idx, int i, const char *path,
+                        gait_traverse_action_def *a, char *err, size_t cap) {
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "actions[%d].", i);
+    memset(a, 0, sizeof *a);
+    a->max_height = 0;
+    a->max_depth = INFINITY;
+    a->max_speed = 1000;
+    a->back_floor = -1;
+    a->rise_speed = 2.5;
+    a->cross_speed = 2.5;
+    bool has_kind = false;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (strcmp(key, "kind") == 0) {
+            int k = lua_type(L, -1) == LUA_TSTRING ? gait_traverse_kind_from_name(lua_tostring(L, -1)) : -1;
+            if (k <= 0) {
+                snprintf(err, cap, "%s: %skind must be one of vault, hurdle, mantle_low, mantle_high",
+                         path, prefix);
+                lua_pop(L, 2);
+                return false;
+            }
+            a->kind = (gait_traverse_kind)k;
+            has_kind = true;
+        } else if (strcmp(key, "back_floor") == 0) {
+            const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            if (strcmp(v, "required") == 0) a->back_floor = 1;
+            else if (strcmp(v, "none") == 0) a->back_floor = 0;
+            else if (strcmp(v, "either") == 0) a->back_floor = -1;
+            else {
+                snprintf(err, cap, "%s: %sback_floor must be \"required\", \"none\" or \"either\"",
+                         path, prefix);
+                lua_pop(L, 2);
+                return false;
+            }
+        } else {
+            const tfield *f = NULL;
+            for (int k = 0; k < NFIELDS(action_fields); k++)
+                if (strcmp(action_fields[k].name, key) == 0) f = &action_fields[k];
+            if (!f) {
+                snprintf(err, cap, "%s: %s%s: unknown key (kind, back_floor, min/max_height, "
+                         "min/max_depth, min/max_speed, rise_speed, cross_speed)", path, prefix, key);
+                lua_pop(L, 2);
+                return false;
+            }
+            if (!read_number(L, f, path, prefix, dslot(a, f->offset), err, cap)) {
+                lua_pop(L, 2);
+                return false;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    if (!has_kind) {
+        snprintf(err, cap, "%s: %skind is missing", path, prefix);
+        return false;
+    }
+    return true;
+}
+
+bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_traverse_table *out,
+                                char *err, size_t cap) {
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    gait_traverse_table t = gait_default_traverse_table();
+    bool has_actions = false;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+        if (strcmp(key, "actions") == 0) {
+            if (!lua_istable(L, -1)) {
+                snprintf(err, cap, "%s: actions must be a list of tables", path);
+                lua_pop(L, 2);
+                return false;
+            }
+            int n = (int)lua_objlen(L, -1);
+            if (n > GAIT_TRAVERSE_MAX_ACTIONS) {
+                snprintf(err, cap, "%s: %d actions; at most %d", path, n, GAIT_TRAVERSE_MAX_ACTIONS);
+                lua_pop(L, 2);
+                return false;
+            }
+            int tab = lua_gettop(L);
+            for (int i = 1; i <= n; i++) {
+                lua_rawgeti(L, tab, i);
+                if (!lua_istable(L, -1)) {
+                    snprintf(err, cap, "%s: actions[%d] must be a table", path, i);
+                    lua_pop(L, 3);
+                    return false;
+                }
+                if (!read_action(L, lua_gettop(L), i, path, &t.actions[i - 1], err, cap)) {
+                    lua_pop(L, 3);
+                    return false;
+                }
+                lua_pop(L, 1);
+            }
+            t.count = n;
+            has_actions = true;
+        } else {
+            const tfield *f = NULL;
+            for (int k = 0; k < NFIELDS(table_fields); k++)
+                if (strcmp(table_fields[k].name, key) == 0) f = &table_fields[k];
+            if (!f) {
+                snprintf(err, cap, "%s: %s: unknown key (see gait.traverse.schema())", path, key);
+                lua_pop(L, 2);
+                return false;
+            }
+            if (!read_number(L, f, path, "", dslot(&t, f->offset), err, cap)) {
+                lua_pop(L, 2);
+                return false;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    (void)has_actions;
+    char why[160];
+    if (gait_traverse_table_validate(&t, why, sizeof why) != GAIT_OK) {
+        snprintf(err, cap, "%s: %s", path, why);
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+/* ---- pushing results ------------------------------------------------------------------------ */
+
+static void setnum(lua_State *L, const char *k, double v) {
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+static void setbool(lua_State *L, const char *k, bool v) {
+    lua_pushboolean(L, v);
+    lua_setfield(L, -2, k);
+}
+static void setvec(lua_State *L, const char *k, gait_vec3 v) {
+    gait__push_vec3(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_scan(lua_State *L, const gait_traverse_scan *s) {
+    lua_createtable(L, 0, 24);
+    setbool(L, "ok", s->ok);
+    lua_pushstring(L, s->reason ? s->reason : "");
+    lua_setfield(L, -2, "reason");
+    setbool(L, "wall", s->wall);
+    setbool(L, "ledge", s->ledge);
+    setbool(L, "room", s->room);
+    setbool(L, "thick", s->thick);
+    setbool(L, "back_floor", s->back_floor);
+    setvec(L, "wall_point", s->wall_point);
+    setvec(L, "wall_normal", s->wall_normal);
+    setnum(L, "wall_distance", s->wall_distance);
+    setvec(L, "edge", s->edge);
+    setvec(L, "ledge_a", s->ledge_a);
+    setvec(L, "ledge_b", s->ledge_b);
+    setvec(L, "grab", s->grab);
+    setnum(L, "height", s->height);
+    setnum(L, "depth", s->depth);
+    setnum(L, "back_floor_height", s->back_floor_height);
+    setnum(L, "back_floor_distance", s->back_floor_distance);
+    setnum(L, "sweeps", s->sweeps);
+    setnum(L, "rays", s->rays);
+}
+
+static const char *const phase_names[] = {"none", "approach", "rise", "cross", "drop", "done"};
+
+/* ch:traversal() -> {kind, phase, seconds, actions, corridor, latch, cooldown, auto_crouch,
+ * stand_blocked, scan = {...}} */
+static int l_ch_traversal(lua_State *L) {
+    gait__chud *c = gait__check_character(L, 1);
+    gait_traverse_info ti;
+    if (gait_character_traverse_info(c->box->world, c->id, &ti) != GAIT_OK)
+        return luaL_error(L, "character is stale");
+    lua_createtable(L, 0, 12);
+    lua_pushstring(L, gait_traverse_kind_name(ti.kind));
+    lua_setfield(L, -2, "kind");
+    lua_pushstring(L, phase_names[(unsigned)ti.phase < 6 ? ti.phase : 0]);
+    lua_setfield(L, -2, "phase");
+    setnum(L, "seconds", ti.seconds);
+    setnum(L, "actions", ti.actions);
+    setnum(L, "corridor", ti.corridor);
+    setvec(L, "corridor_origin", ti.corridor_origin);
+    setvec(L, "corridor_dir", ti.corridor_dir);
+    setbool(L, "latch", ti.latch);
+    setnum(L, "cooldown", ti.cooldown);
+    setbool(L, "auto_crouch", ti.auto_crouch);
+    setbool(L, "stand_blocked", ti.stand_blocked);
+    push_scan(L, &ti.scan);
+    lua_setfield(L, -2, "scan");
+    return 1;
+}
+
+/* w:traverse_scan{position = {x, y, z}, forward = {x, y, z}, speed = m/s, body_type = name}
+ * -> the scan's table (a pure query; the world's table and the body type's numbers) */
+static int l_world_traverse_scan(lua_State *L) {
+    gait__wbox *b = gait__check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (!b->world) return luaL_error(L, "world is destroyed");
+    int bt = GAIT_BODY_MEDIUM_FEMALE;
+    lua_getfield(L, 2, "body_type");
+    if (!lua_isnil(L, -1)) {
+        bt = gait_body_type_from_name(lua_tostring(L, -1));
+        if (bt < 0) return luaL_argerror(L, 2, "body_type is not a body type name");
+    }
+    lua_pop(L, 1);
+    gait_traverse_query q = gait_traverse_default_query(gait_world_traverse_table(b->world),
+                                                        gait_world_locomotion(b->world, (gait_body_type)bt));
+    lua_getfield(L, 2, "position");
+    q.feet = gait__check_vec3(L, -1, "position");
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "forward");
+    if (!lua_isnil(L, -1)) q.forward = gait__check_vec3(L, -1, "forward");
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "speed");
+    q.speed = luaL_optnumber(L, -1, 0);
+    lua_pop(L, 1);
+    gait_traverse_scan s;
+    gait_traverse_scan_run(gait_world_collider_const(b->world), &q, NULL, &s);
+    push_scan(L, &s);
+    return 1;
+}
+
+/* ---- the action hook ------------------------------------------------------------------------ */
+
+#define REG_TRAV_HOOKS "gait.traverse_hooks" /* light box -> {index1 -> function} */
+#define REG_BOXES_KEY "gait.boxes"            /* script_world.c's box -> world userdata */
+
+static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id id,
+                                          const gait_traverse_scan *scan,
+                                          gait_traverse_kind proposed, void *user) {
+    gait__wbox *b = (gait__wbox *)user;
+    gait_script *s = b->script;
+    lua_State *L = s->L;
+    int top = lua_gettop(L);
+    gait_traverse_kind result = proposed;
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_BOXES_KEY);
+    if (!lua_istable(L, -1)) goto out;
+    lua_pushlightuserdata(L, b);
+    lua_rawget(L, -2);
+    int wud = lua_gettop(L);
+    if (lua_isnil(L, wud) || b->world != world) goto out;
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
+    if (!lua_istable(L, -1)) goto out;
+    lua_pushlightuserdata(L, b);
+    lua_rawget(L, -2);
+    if (!lua_istable(L, -1)) goto out;
+    lua_rawgeti(L, -1, id.index1);
+    if (!lua_isfunction(L, -1)) goto out;
+    gait__push_character(L, wud, id);
+    push_scan(L, scan);
+    lua_pushstring(L, gait_traverse_kind_name(proposed));
+    char what[64];
+    snprintf(what, sizeof what, "traverse hook (character #%d)", (int)id.index1);
+    if (gait__script_pcall(s, 3, 1, what, true) != GAIT_OK) goto out;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        int k = gait_traverse_kind_from_name(lua_tostring(L, -1));
+        if (k < 0) gait__script_error(s, "%s returned \"%s\", not an action (none, vault, hurdle, "
+                                      "mantle_low, mantle_high)", what, lua_tostring(L, -1));
+        else result = (gait_traverse_kind)k;
+    } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+        result = GAIT_TRAVERSE_NONE;
+    } else if (!lua_isnil(L, -1)) {
+        gait__script_error(s, "%s returned a %s; return an action name, false to veto or nil to "
+                           "allow", what, luaL_typename(L, -1));
+    }
+out:
+    lua_settop(L, top);
+    return result;
+}
+
+/* ch:set_traverse_hook(function(ch, scan, proposed) return kind_or_nil end | nil) */
+static int l_ch_set_traverse_hook(lua_State *L) {
+    gait__chud *c = gait__check_character(L, 1);
+    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
+    lua_pushlightuserdata(L, c->box);
+    lua_rawget(L, -2);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushlightuserdata(L, c->box);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, c->id.index1);
+    if (lua_isnil(L, 2)) gait_character_set_traverse_hook(c->box->world, c->id, NULL, NULL);
+    else gait_character_set_traverse_hook(c->box->world, c->id, hook_trampoline, c->box);
+    return 0;
+}
+
+/* ---- gait.traverse ---------------------------------------------------------------------------- */
+
+static void push_table(lua_State *L, const gait_traverse_table *t) {
+    lua_createtable(L, 0, NFIELDS(table_fields) + 1);
+    for (int i = 0; i < NFIELDS(table_fields); i++)
+        setnum(L, table_fields[i].name, *dslot((void *)(uintptr_t)t, table_fields[i].offset));
+    lua_createtable(L, t->count, 0);
+    for (int i = 0; i < t->count; i++) {
+        const gait_traverse_action_def *a = &t->actions[i];
+        lua_createtable(L, 0, 10);
+        lua_pushstring(L, gait_traverse_kind_name(a->kind));
+        lua_setfield(L, -2, "kind");
+        for (int k = 0; k < NFIELDS(action_fields); k++)
+            setnum(L, action_fields[k].name, *dslot((void *)(uintptr_t)a, action_fields[k].offset));
+        lua_pushstring(L, a->back_floor > 0 ? "required" : a->back_floor == 0 ? "none" : "either");
+        lua_setfield(L, -2, "back_floor");
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "actions");
+}
+
+/* gait.traverse.table([world]) -> the world's table (or the defaults) as traversal.lua spells it */
+static int l_trav_table(lua_State *L) {
+    if (lua_isnoneornil(L, 1)) {
+        gait_traverse_table t = gait_default_traverse_table();
+        push_table(L, &t);
+    } else {
+        gait__wbox *b = gait__check_world(L, 1);
+        if (!b->world) return luaL_error(L, "world is destroyed");
+        push_table(L, gait_world_traverse_table(b->world));
+    }
+    return 1;
+}
+
+/* gait.traverse.schema() -> {name = {min, max, unit}} (actions' keys under "actions.<name>") */
+static int l_trav_schema(lua_State *L) {
+    lua_newtable(L);
+    for (int pass = 0; pass < 2; pass++) {
+        const tfield *fs = pass ? action_fields : table_fields;
+        int n = pass ? NFIELDS(action_fields) : NFIELDS(table_fields);
+        for (int i = 0; i < n; i++) {
+            lua_createtable(L, 0, 3);
+            setnum(L, "min", fs[i].lo);
+            setnum(L, "max", fs[i].hi);
+            lua_pushstring(L, fs[i].unit);
+            lua_setfield(L, -2, "unit");
+            if (pass) lua_pushfstring(L, "actions.%s", fs[i].name);
+            else lua_pushstring(L, fs[i].name);
+            lua_insert(L, -2);
+            lua_settable(L, -3);
+        }
+    }
+    return 1;
+}
+
+/* gait.traverse.choose(table_or_nil, scan, speed) -> kind (the pure action table) */
+static int l_trav_choose(lua_State *L) {
+    gait_traverse_table t = gait_default_traverse_table();
+    char err[512];
+    if (!lua_isnoneornil(L, 1) && !gait__traversal_from_table(L, 1, "table", &t, err, sizeof err))
+        return luaL_argerror(L, 1, err);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait_traverse_scan s;
+    memset(&s, 0, sizeof s);
+    lua_getfield(L, 2, "ok");
+    s.ok = lua_isnil(L, -1) ? true : lua_toboolean(L, -1);
+    lua_getfield(L, 2, "thick");
+    s.thick = lua_toboolean(L, -1);
+    lua_getfield(L, 2, "back_floor");
+    s.back_floor = lua_toboolean(L, -1);
+    lua_getfield(L, 2, "height");
+    s.height = luaL_checknumber(L, -1);
+    lua_getfield(L, 2, "depth");
+    s.depth = luaL_optnumber(L, -1, 0);
+    lua_pop(L, 5);
+    double speed = luaL_checknumber(L, 3);
+    lua_pushstring(L, gait_traverse_kind_name(gait_traverse_choose(&t, &s, speed, NULL)));
+    return 1;
+}
+
+int gait__open_traverse(lua_State *L) {
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
+    /* the character's and the world's methods (their metatables exist by now) */
+    luaL_getmetatable(L, GAIT__MT_CHARACTER);
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "__index");
+        if (lua_istable(L, -1)) {
+            lua_pushcfunction(L, l_ch_traversal);
+            lua_setfield(L, -2, "traversal");
+            lua_pushcfunction(L, l_ch_set_traverse_hook);
+            lua_setfield(L, -2, "set_traverse_hook");
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    luaL_getmetatable(L, GAIT__MT_WORLD);
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "__index");
+        if (lua_istable(L, -1)) {
+            lua_pushcfunction(L, l_world_traverse_scan);
+            lua_setfield(L, -2, "traverse_scan");
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    static const luaL_Reg fns[] = {{"table", l_trav_table}, {"schema", l_trav_schema},
+                                   {"choose", l_trav_choose}, {NULL, NULL}};
+    lua_newtable(L);
+    luaL_register(L, NULL, fns);
+    return 1;
+}
