@@ -861,6 +861,29 @@ static int l_world_targets(lua_State *L) {
     return 1;
 }
 
+/* world:snapshot() -> a string holding the world's simulation state (gait_world_snapshot_save:
+ * the clock, every character, the body-type numbers; not the geometry, kits or hooks). */
+static int l_world_snapshot(lua_State *L) {
+    gait__wbox *b = gait__check_world(L, 1);
+    size_t n = gait_world_snapshot_size(b->world);
+    void *buf = lua_newuserdata(L, n); /* collected, even on an error */
+    if (gait_world_snapshot_save(b->world, buf, n, &n) != GAIT_OK) return fail(L, gait_world_last_error(b->world));
+    lua_pushlstring(L, (const char *)buf, n);
+    return 1;
+}
+
+/* world:restore(s) -> true | nil, message. s from world:snapshot() of this world (or one built
+ * the same, same max_characters); anything else is refused and the world is unchanged. */
+static int l_world_restore(lua_State *L) {
+    gait__wbox *b = gait__check_world(L, 1);
+    luaL_checktype(L, 2, LUA_TSTRING);
+    size_t n = 0;
+    const char *s = lua_tolstring(L, 2, &n);
+    if (gait_world_snapshot_restore(b->world, s, n) != GAIT_OK) return fail(L, gait_world_last_error(b->world));
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* ---- character methods ---------------------------------------------------------------------- */
 
 #define CH(L) gait__chud *c = gait__check_character(L, 1); gait_world *w = c->box->world
@@ -1566,6 +1589,8 @@ static const luaL_Reg world_methods[] = {
     {"clear_locomotion", l_world_clear_locomotion},
     {"set_targets", l_world_set_targets},
     {"targets", l_world_targets},
+    {"snapshot", l_world_snapshot},
+    {"restore", l_world_restore},
     {NULL, NULL},
 };
 
