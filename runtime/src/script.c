@@ -137,7 +137,8 @@ gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const ch
         gait__script_error(s, "%s: error in the error handler: %s", what, msg);
         break;
     case LUA_ERRMEM:
-        gait__script_error(s, "%s: out of memory", what);
+        gait__script_error(s, "%s: out of memory (the script's memory_limit is %zu bytes)", what,
+                           s->memory_limit);
         break;
     default:
         gait__script_error(s, "%s: %s", what, msg);
@@ -380,6 +381,22 @@ static int l_instruction_budget(lua_State *L) {
     return 1; /* the previous budget */
 }
 
+/* gait.memory_limit([bytes]) -> the previous limit, the bytes Lua holds now. A new limit below
+ * what Lua holds is refused (it would fail every allocation at once). */
+static int l_memory_limit(lua_State *L) {
+    gait_script *s = gait__script_from(L);
+    lua_pushnumber(L, (lua_Number)s->memory_limit);
+    lua_pushnumber(L, (lua_Number)s->memory_used);
+    if (!lua_isnoneornil(L, 1)) {
+        lua_Number b = luaL_checknumber(L, 1);
+        if (!(b >= 1048576 && b <= 1e15)) return luaL_argerror(L, 1, "limit must be in [1 MiB, 1e15] bytes");
+        if ((size_t)b < s->memory_used)
+            return luaL_argerror(L, 1, "limit is below the memory Lua holds now");
+        s->memory_limit = (size_t)b;
+    }
+    return 2;
+}
+
 /* gait.kit.load(name_or_path) -> kit table | nil, message */
 static int l_kit_load(lua_State *L) {
     gait_script *s = gait__script_from(L);
@@ -436,6 +453,7 @@ static int luaopen_gait(lua_State *L) {
         {"root", l_root},
         {"log", l_log},
         {"instruction_budget", l_instruction_budget},
+        {"memory_limit", l_memory_limit},
         {NULL, NULL},
     };
     lua_newtable(L);
@@ -449,7 +467,6 @@ static int luaopen_gait(lua_State *L) {
     add_submodule(L, "locomotion", gait__open_locomotion);
     add_submodule(L, "stamina", gait__open_stamina);
     add_submodule(L, "clock", gait__open_clock);
-    add_submodule(L, "traverse", gait__open_traverse); /* after world and character */
     add_submodule(L, "kit", open_kit);
     add_submodule(L, "image", gait__open_image);
     return 1;
@@ -457,19 +474,27 @@ static int luaopen_gait(lua_State *L) {
 
 /* ---- create / destroy -------------------------------------------------------------------- */
 
-/* lua_Alloc over the host hooks. The hooks have no realloc: grow and shrink copy. */
+/* lua_Alloc over the host hooks. The hooks have no realloc: grow and shrink copy. It counts
+ * what Lua holds and refuses to grow past memory_limit: Lua then raises "not enough memory"
+ * inside the protected call, the garbage is collected, and the host goes on. */
 static void *lua_alloc_hooks(void *ud, void *ptr, size_t osize, size_t nsize) {
     gait_script *s = (gait_script *)ud;
+    if (!ptr) osize = 0; /* LuaJIT passes 0 for a new block; be safe with a type tag */
     if (nsize == 0) {
-        if (ptr) s->hooks.free(ptr, osize, s->hooks.user);
+        if (ptr) {
+            s->hooks.free(ptr, osize, s->hooks.user);
+            s->memory_used -= osize;
+        }
         return NULL;
     }
+    if (nsize > osize && nsize - osize > s->memory_limit - s->memory_used) return NULL;
     void *p = s->hooks.alloc(nsize, s->hooks.user);
     if (!p) return NULL;
     if (ptr) {
         memcpy(p, ptr, osize < nsize ? osize : nsize);
         s->hooks.free(ptr, osize, s->hooks.user);
     }
+    s->memory_used = s->memory_used - osize + nsize;
     return p;
 }
 
@@ -477,6 +502,7 @@ gait_script_def gait_default_script_def(void) {
     gait_script_def d;
     memset(&d, 0, sizeof d);
     d.instruction_budget = 10000000;
+    d.memory_limit = (size_t)256 << 20;
     return d;
 }
 
@@ -533,6 +559,12 @@ gait_script *gait_script_create(const gait_script_def *def_in) {
                    "1000..2000000000", (long long)def.instruction_budget);
         return NULL;
     }
+    if (def.memory_limit == 0) def.memory_limit = (size_t)256 << 20;
+    if (def.memory_limit < ((size_t)1 << 20)) {
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "script: memory_limit %zu bytes is below 1 MiB",
+                   def.memory_limit);
+        return NULL;
+    }
     const char *root = def.root ? def.root : ".";
     if (strlen(root) >= GAIT__PATH_MAX - 64) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "script: root path is too long");
@@ -543,6 +575,7 @@ gait_script *gait_script_create(const gait_script_def *def_in) {
     s->hooks = def.hooks;
     s->host_world = def.world;
     s->instruction_budget = def.instruction_budget;
+    s->memory_limit = def.memory_limit;
     snprintf(s->root, sizeof s->root, "%s", root);
     s->tuning.refill_rate = -1; /* not tuned */
 
@@ -621,8 +654,7 @@ gait_status gait_script_run_string(gait_script *s, const char *code, const char 
 
 gait_status gait_script_load_tuning(gait_script *s, const char *dir) {
     if (!s) return GAIT_ERR_INVALID_ARGUMENT;
-    static const char *const names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates",
-                                                        "traversal"};
+    static const char *const names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates"};
     char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
     const char *paths[GAIT__TUNE_FILES];
     for (int k = 0; k < GAIT__TUNE_FILES; k++) {
@@ -631,9 +663,6 @@ gait_status gait_script_load_tuning(gait_script *s, const char *dir) {
         if (n < 0 || n >= (int)sizeof buf[k]) return GAIT_ERR_INVALID_ARGUMENT;
         paths[k] = buf[k];
     }
-    FILE *tf = fopen(buf[GAIT__TUNE_TRAVERSAL], "r"); /* optional (traverse_script.c) */
-    if (tf) fclose(tf);
-    else paths[GAIT__TUNE_TRAVERSAL] = NULL;
     int top = lua_gettop(s->L);
     gait_status st = gait__tuning_load(s, paths);
     lua_settop(s->L, top);

@@ -35,6 +35,11 @@ typedef struct gait_script_def {
                                     before it is stopped; default 10 000 000 (tens of ms of
                                     interpreted Lua); range 1000 .. 2 000 000 000 (the count
                                     hook takes an int) */
+    size_t memory_limit;         /* bytes the Lua state may hold; an allocation past it fails
+                                    and the call raises "not enough memory" (a runaway script
+                                    cannot take the host's memory). Default 256 MiB; 0 means
+                                    the default; at least 1 MiB (Lua boots in ~0.3 MiB). Needs
+                                    the hooks allocator (gait_script_uses_hooks_allocator). */
 } gait_script_def;
 
 gait_script_def gait_default_script_def(void);
