@@ -47,7 +47,10 @@ typedef struct gait__watch {
     long long mtime_ns, size, ino; /* a change in any of them is a change of the file */
 } gait__watch;
 
-enum { GAIT__TUNE_LOCOMOTION = 0, GAIT__TUNE_STAMINA, GAIT__TUNE_GATES, GAIT__TUNE_FILES };
+/* traversal.lua (traverse_script.c) is optional in a directory: a set without it keeps the
+ * built-in traversal table. */
+enum { GAIT__TUNE_LOCOMOTION = 0, GAIT__TUNE_STAMINA, GAIT__TUNE_GATES, GAIT__TUNE_TRAVERSAL,
+       GAIT__TUNE_FILES };
 
 /* The numbers the tuning files gave, validated; applied to every world. */
 typedef struct gait__tuning {
@@ -56,6 +59,8 @@ typedef struct gait__tuning {
     gait_locomotion measured[GAIT_BODY_TYPE_COUNT];
     bool has[GAIT_BODY_TYPE_COUNT];
     double refill_rate, refill_delay;  /* per s, s: applied to every live pool and new ones */
+    bool has_traversal;                /* traversal.lua gave the action table below */
+    gait_traverse_table traversal;
     char paths[GAIT__TUNE_FILES][GAIT__PATH_MAX]; /* "" = that file is not part of the set */
 } gait__tuning;
 
@@ -158,5 +163,12 @@ void gait__tuning_apply_all(gait_script *s);
 bool gait__locomotion_from_table(lua_State *L, int idx, gait_locomotion *out, char *err,
                                  size_t cap);
 void gait__push_locomotion(lua_State *L, const gait_locomotion *n);
+
+/* traverse_script.c */
+int gait__open_traverse(lua_State *L);  /* gait.traverse; adds ch:traversal() and friends */
+/* Reads traversal.lua's table at idx (defaults for what it leaves out); false with "path: key:
+ * reason (allowed ...)" in err. */
+bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_traverse_table *out,
+                                char *err, size_t cap);
 
 #endif
