@@ -629,6 +629,8 @@ void gait__traverse_pre_gates(gait_world *w, gait__character *ch, const gait_loc
         t->auto_crouch = true;
         t->auto_under = false;
         t->auto_seconds = 0;
+        /* the lip over an opening the crouched body fits is no wall to climb */
+        ch->contact.wall_ahead = false;
     }
     if (t->auto_crouch) t->auto_seconds += dt;
     bool want = gi->crouching || t->auto_crouch;
