@@ -698,7 +698,7 @@ static int run(sb_app *app) {
         app->stat_work += end - start;
         app->stat_runtime += runtime;
         app->stat_cpu += cpu_s() - cpu_start;
-        if (end - app->stat_start >= app->opt.status_interval) {
+        if (end - app->stat_start >= app->opt.status_interval || last_frame) {  /* and a last one */
             double span = end - app->stat_start;
             app->fps = app->stat_frames / span;
             app->frame_ms = 1000.0 * app->stat_work / app->stat_frames;

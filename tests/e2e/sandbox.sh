@@ -10,6 +10,7 @@
 #   status t=… pos=x,y,z state=… stamina=… fps=… frame_ms=… runtime_ms=… cam_yaw=… …
 #   state t=… from=… to=… stamina=…
 #   script_error t=… file:line: message
+# Then a headless run: --frames, --screenshot and an --input track.
 # One line per check, then "N passed, N failed". Skips (0 passed, 0 failed) only without
 # xvfb-run.
 BUILD=${1:-build}
@@ -193,6 +194,15 @@ check "script-error-reported-with-file-line" $? "(${err:-no script_error line})"
 after=$(echo "$seg" | sed -n '/^script_error/,$p' | grep -c '^status ')
 [ "${after:-0}" -gt 0 ]
 check "keeps-running-after-script-error" $? "($after status lines after the error)"
+
+# 10. Headless flags: --input plays a track, --frames ends the run, --screenshot writes the PNG.
+printf '0.2 key space tap\n' >"$TMP/track"
+timeout 30 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --frames 45 \
+    --screenshot "$TMP/headless.png" --input "$TMP/track" >"$TMP/headless.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$TMP/headless.png" ] && grep -q '^state .*to=jump' "$TMP/headless.log" &&
+    grep -q '^status .*frame=45 ' "$TMP/headless.log"
+check "headless-frames-screenshot-input" $? "(exit $rc)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
