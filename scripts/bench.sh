@@ -38,4 +38,8 @@ echo "== bench_kit"
 # --- body: the body mover vs Rapier KCC, Jolt CharacterVirtual, three.js Octree (FULL=1: whole run)
 BUILD="$BUILD" sh scripts/bench_body.sh || status=1
 
+# --- traverse: one traversal scan in µs (open ground, fence, block, too-high wall) in a field of 400 boxes
+echo "== bench_traverse"
+"$OUT/bench_traverse" --scans 20000 || status=1
+
 exit $status

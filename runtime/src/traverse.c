@@ -263,15 +263,18 @@ static bool ray(scan_ctx *x, gait_vec3 o, gait_vec3 d, gait_hit *hit) {
 }
 
 /* Is there ledge at E + t * s? A trace down from above just beyond the face finds a top at the
- * ledge's height, and a trace along the face just below it finds the face in the front plane. */
+ * ledge's height (the face itself was traced at E; one ray a probe keeps the scan cheap where
+ * the collider's grid is crowded), and a trace along the face at the segment's ends checks the
+ * face is still there (face_too). */
 static bool ledge_probe(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, double s, double ly,
-                        double cos_ledge) {
+                        double cos_ledge, bool face_too) {
     gait_vec3 q = v3_mad(e, t, s);
     gait_hit hit;
     gait_vec3 o = v3_mad(q, in, LEDGE_IN);
     o.y = ly + 0.25;
     if (!ray(x, o, v3(0, -0.5, 0), &hit)) return false;
     if (fabs(hit.point.y - ly) > LEDGE_TOL || hit.normal.y < cos_ledge) return false;
+    if (!face_too) return true;
     gait_vec3 o2 = v3_mad(q, in, -0.25);
     o2.y = ly - 0.05;
     if (!ray(x, o2, v3_scale(in, 0.25 + LEDGE_IN + FACE_TOL), &hit)) return false;
@@ -286,19 +289,23 @@ static double ledge_end(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, dou
     double good = 0;
     for (int k = 1; k <= PROBE_COUNT; k++) {
         double s = sign * PROBE_STEP * k;
-        if (ledge_probe(x, e, t, in, s, ly, cos_ledge)) {
+        if (ledge_probe(x, e, t, in, s, ly, cos_ledge, false)) {
             good = s;
             continue;
         }
         double bad = s;
         for (int b = 0; b < PROBE_BISECT; b++) {
             double mid = 0.5 * (good + bad);
-            if (ledge_probe(x, e, t, in, mid, ly, cos_ledge)) good = mid;
+            if (ledge_probe(x, e, t, in, mid, ly, cos_ledge, false)) good = mid;
             else bad = mid;
         }
-        return good;
+        break;
     }
-    return good; /* the ledge goes on beyond what the probes looked at */
+    /* the face still stands at the end found (a top over a gap in the face is no ledge there):
+     * walk back a probe at a time until it does */
+    while (good != 0 && !ledge_probe(x, e, t, in, good, ly, cos_ledge, true))
+        good = sign * fmax(0, fabs(good) - PROBE_STEP);
+    return good; /* (at PROBE_COUNT steps: the ledge goes on beyond what the probes looked at) */
 }
 
 static bool fail(gait_traverse_scan *s, const char *why) {
