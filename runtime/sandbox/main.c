@@ -42,7 +42,7 @@ typedef struct sb_options {
     bool place;                  /* --place: start there instead of the world's spawn */
     gait_vec3 place_at;
     double place_yaw;
-    double render_scale;         /* 0 = automatic (0.5 under a software rasterizer, else 1) */
+    double render_scale;         /* fraction of the window's resolution the scene is drawn at */
     int width, height;
     bool hud;
 } sb_options;
@@ -100,8 +100,8 @@ static void usage(FILE *f) {
             "  --fps N               pace frames to N per second (default 60; 0 = as fast as possible)\n"
             "  --status-interval S   seconds between status lines on stdout (default 1)\n"
             "  --size WxH            window size (default 1280x720)\n"
-            "  --render-scale S      draw the 3D scene at S x the window's resolution, (0.1, 1];\n"
-            "                        default 1, or 0.5 under a software rasterizer (llvmpipe)\n"
+            "  --render-scale S      draw the 3D scene at S x the window's resolution, [0.1, 1]\n"
+            "                        (default 1; under llvmpipe 0.5 saves ~5 ms of CPU a frame)\n"
 "  --place X,Y,Z[,YAW]   start there (m, rad) instead of the world's spawn\n"
             "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
             "  --no-hud              draw no HUD\n");
@@ -782,9 +782,9 @@ int main(int argc, char **argv) {
     glfwSetWindowUserPointer(app.window, &app.controls);
     sb_controls_install(app.window);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
-    bool software = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-                                 strstr(renderer, "swrast"));
-    double scale = app.opt.render_scale > 0 ? app.opt.render_scale : software ? 0.5 : 1.0;
+    /* Full resolution by default: under llvmpipe half resolution saves ~5 ms of CPU but the
+     * scale-up pass gives much of it back in wall time on 2 cores; the option stays. */
+    double scale = app.opt.render_scale > 0 ? app.opt.render_scale : 1.0;
     printf("gait-sandbox: OpenGL %s, %s; scene drawn at %.2fx; root %s\n",
            (const char *)glGetString(GL_VERSION), renderer ? renderer : "?", scale, app.opt.root);
 
