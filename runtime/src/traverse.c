@@ -708,6 +708,12 @@ gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__chara
     gait__traverse *t = &ch->trav;
     t->pending = false;
     gait_state from = ch->phase.state;
+    /* out of the state (a place, a drowning's return) no action is playing: a later entry that
+     * skipped the scan (a hook's redirect) must not resume a stale path */
+    if (from != GAIT_STATE_TRAVERSE) {
+        t->phase = GAIT_TRAVERSE_PHASE_DONE;
+        t->latch = false;
+    }
     bool jump_pressed = (gi->pressed & GAIT_BUTTON_JUMP) != 0;
     bool jump_held = (gi->held & GAIT_BUTTON_JUMP) != 0;
     gait_vec3 dir = move_dir(ch, n->move_epsilon);
@@ -1001,11 +1007,15 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         gait_vec3 delta = v3(v.x * dt, 0.5 * (vy0 + vy1) * dt, v.z * dt);
         gait__mover_fly(&m, &feet, delta, v3(v.x, vy1, v.z), NULL, &res);
         vel = res.vel;
+        double surface, depth;
         if (res.grounded) {
             grounded = true;
             gn = res.ground_normal;
             vel.y = 0;
             t->phase = GAIT_TRAVERSE_PHASE_DONE;
+        } else if (gait_water_at(col, feet.x, feet.z, &surface, &depth) &&
+                   depth > n->wading_depth && surface - feet.y >= n->wading_depth) {
+            t->phase = GAIT_TRAVERSE_PHASE_DONE; /* into deep water: the fall's gate swims */
         }
     }
     corridor_clamp(t, col, r, h, &feet, &vel);

@@ -284,3 +284,17 @@ test("a hook vetoes or adds actions; the action table reloads from traversal.lua
   expect_error(function() gait.traverse.choose({actions = {{kind = "cartwheel"}}}, {height = 1}, 1) end,
     "kind must be one of", "an unknown action is refused")
 end)
+
+test("a vault off a quay into deep water ends in a swim", function()
+  local w = gait.world.new{max_characters = 4}
+  assert(w:set_terrain(geo.terrain(64, 0.25, function(_, z) return z > 4.3 and -3 or 0 end)))
+  w:add_water{min_x = -30, min_z = 4.3, max_x = 30, max_z = 30, surface = -0.5}
+  mesh(w, {{-2, 0, 4, 2, 1, 4.3}})
+  local ch = w:spawn{position = {0, 0, 0}}
+  run_and_jump(w, ch, 2)
+  expect_eq(ch:state(), "traverse", "the quay's rail is vaulted")
+  local ok = until_(w, ch, 300, {move_y = 1}, state_is("swim"))
+  expect_true(ok, "swims once in deep water: " .. ch:state())
+  local _, _, z = ch:position()
+  expect_true(z > 4.3, "beyond the rail: z = " .. z)
+end)
