@@ -609,6 +609,18 @@ static void draw_mesh(const lit_uniforms *u, const gpu_mesh *m, gait_vec3 eye) {
     else glDrawArrays(GL_TRIANGLES, 0, m->count);
 }
 
+typedef struct chunk_draw {
+    float d2;
+    int index, lod;
+} chunk_draw;
+
+static int by_distance(const void *a, const void *b) {
+    float da = ((const chunk_draw *)a)->d2, db = ((const chunk_draw *)b)->d2;
+    return (da > db) - (da < db);
+}
+
+/* The chunks in the view, nearest first: a near hill hides the far ones, and llvmpipe skips
+ * the shading of pixels that fail the depth test. */
 static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
     r->terrain_triangles_drawn = 0;
     if (!r->terrain.vao || !r->chunks) return;
@@ -616,9 +628,9 @@ static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
     glm_frustum_planes(vp, planes);
     vec3 off = {(float)(r->terrain.offset.x - eye.x), (float)(r->terrain.offset.y - eye.y),
                 (float)(r->terrain.offset.z - eye.z)};
-    glUniform3fv(r->ul.offset, 1, off);
-    glBindVertexArray(r->terrain.vao);
-    for (int i = 0; i < r->chunk_count; i++) {
+    chunk_draw list[1024];
+    int n = 0;
+    for (int i = 0; i < r->chunk_count && n < (int)(sizeof list / sizeof list[0]); i++) {
         const terrain_chunk *c = &r->chunks[i];
         vec3 box[2];
         for (int k = 0; k < 3; k++) box[0][k] = c->box[0][k] + off[k], box[1][k] = c->box[1][k] + off[k];
@@ -630,6 +642,14 @@ static void draw_terrain(sb_renderer *r, mat4 vp, gait_vec3 eye) {
             d2 += q * q;
         }
         int l = d2 < 60.0f * 60.0f ? 0 : d2 < 140.0f * 140.0f ? 1 : d2 < 280.0f * 280.0f ? 2 : 3;
+        list[n++] = (chunk_draw){d2, i, l};
+    }
+    qsort(list, (size_t)n, sizeof list[0], by_distance);
+    glUniform3fv(r->ul.offset, 1, off);
+    glBindVertexArray(r->terrain.vao);
+    for (int i = 0; i < n; i++) {
+        const terrain_chunk *c = &r->chunks[list[i].index];
+        int l = list[i].lod;
         glDrawElements(GL_TRIANGLES, c->count[l], GL_UNSIGNED_INT,
                        (const void *)((size_t)c->first[l] * sizeof(uint32_t)));
         r->terrain_triangles_drawn += c->count[l] / 3;
@@ -726,10 +746,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glDepthMask(GL_TRUE);
     glDisable(GL_CULL_FACE);
     set_lit(r->lit, &r->ul, vp, underwater);
-    draw_terrain(r, vp, eye);
-    for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
-
-    /* The character, built this frame. */
+    /* Near to far, roughly: the character, the landmarks, then the terrain nearest first. */
     r->dyn_count = 0;
     if (ch) build_character(r, ch, eye);
     if (r->dyn_count) {
@@ -739,6 +756,8 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(sb_vertex) * (size_t)r->dyn_count), r->dyn, GL_STREAM_DRAW);
         glDrawArrays(GL_TRIANGLES, 0, r->dyn_count);
     }
+    for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
+    draw_terrain(r, vp, eye);
 
     /* Sky. */
     /* After the opaque world, at the far plane: only the pixels nothing covered are shaded
