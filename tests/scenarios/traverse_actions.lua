@@ -298,3 +298,43 @@ test("a vault off a quay into deep water ends in a swim", function()
   local _, _, z = ch:position()
   expect_true(z > 4.3, "beyond the rail: z = " .. z)
 end)
+
+test("traversal.lua hot-reloads; a broken one names the file and key and changes nothing", function()
+  local function write(path, text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+  local function file(cooldown, extra)
+    return "return {\n  cooldown = " .. cooldown .. ",\n" .. (extra or "") ..
+      "  actions = {\n    {kind = 'mantle_low', min_height = 0.5, max_height = 2.0},\n  },\n}\n"
+  end
+  local w = world()
+  local path = os.tmpname()
+  write(path, file("0.3"))
+  assert(gait.tuning.load{traversal = path})
+  local t = gait.traverse.table(w)
+  expect_near(t.cooldown, 0.3, 0, "cooldown (s)")
+  expect_eq(#t.actions, 1, "one row")
+  expect_eq(t.actions[1].back_floor, "either", "a row's default back_floor")
+  -- a 1 m fence is now mantled (the only row)
+  mesh(w, {{-2, 0, 4, 2, 1, 4.3}})
+  local ch = w:spawn{position = {0, 0, 0}}
+  run_and_jump(w, ch, 2)
+  expect_eq(ch:traversal().kind, "mantle_low", "the file's table chooses")
+  write(path, file("0.3", "  reach_maxx = 3,\n"))
+  local n, err = gait.poll()
+  expect_eq(n, 0, "nothing reloaded")
+  expect_true(tostring(err):find(path, 1, true) ~= nil and tostring(err):find("reach_maxx", 1, true) ~= nil,
+    "names the file and the key: " .. tostring(err))
+  expect_near(gait.traverse.table(w).cooldown, 0.3, 0, "the last good table stays")
+  write(path, file("0.2", "  max_drop = 50,\n"))
+  n, err = gait.poll()
+  expect_eq(n, 1, "reloaded: " .. tostring(err))
+  expect_near(gait.traverse.table(w).cooldown, 0.2, 0, "the new cooldown (s)")
+  write(path, file("0.2", "  cooldown_x = 1,\n"):gsub("max_height = 2.0", "max_height = 'high'"))
+  n, err = gait.poll()
+  expect_true(err ~= nil, "a string for a number is refused")
+  os.remove(path)
+  assert(gait.tuning.load()) -- the shipped set again
+end)
