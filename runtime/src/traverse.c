@@ -736,8 +736,9 @@ gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__chara
             next = ch->contact.grounded ? GAIT_STATE_IDLE : GAIT_STATE_FALL;
         return next;
     }
+    /* (a held jump also beats the climb a run into a low fence would start) */
     if (gait_state_on_foot(from) && ch->contact.grounded && from != GAIT_STATE_CROUCH &&
-        (proposed == GAIT_STATE_JUMP || gait_state_on_foot(proposed))) {
+        (proposed == GAIT_STATE_JUMP || proposed == GAIT_STATE_CLIMB || gait_state_on_foot(proposed))) {
         /* a press plans; a held jump re-plans every step once the cooldown is over (chaining).
          * Nothing fits: the gates' own answer stands (a press jumps: the fallback) */
         if ((jump_pressed || (jump_held && t->cooldown <= 0)) &&
@@ -938,8 +939,9 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         gait_vec3 d = v3_sub(t->path[0], feet);
         d.y = 0;
         double dist = v3_len(d);
-        double speed = fmax(n->run_speed, sqrt(ch->velocity.x * ch->velocity.x +
-                                               ch->velocity.z * ch->velocity.z));
+        /* at the speed the body came with (a standing start walks up to the face) */
+        double speed = fmax(n->walk_speed, sqrt(ch->velocity.x * ch->velocity.x +
+                                                ch->velocity.z * ch->velocity.z));
         if (dist > APPROACH_TOL) {
             double sp = fmin(speed, dist / dt);
             gait__mover_walk(&m, &feet, v3_scale(d, sp / dist), ch->body.ground_normal, dt, NULL,

@@ -338,3 +338,29 @@ test("traversal.lua hot-reloads; a broken one names the file and key and changes
   os.remove(path)
   assert(gait.tuning.load()) -- the shipped set again
 end)
+
+test("from a standstill at a fence a press vaults (not a hurdle); a held jump beats the climb", function()
+  local w = world()
+  mesh(w, {{-2, 0, 4, 2, 1, 4.3}})
+  local ch = w:spawn{position = {0, 0, 3.2}}
+  step(w, ch, {pressed = {"jump"}})
+  expect_eq(ch:state(), "traverse", "pressed standing 0.5 m away")
+  expect_eq(ch:traversal().kind, "vault", "slow: a vault (a hurdle needs 3.5 m/s)")
+  expect_true(until_(w, ch, 240, {}, on_foot), "lands")
+  local _, _, z = ch:position()
+  expect_true(z > 4.6, "over: z = " .. z)
+  -- walking into a fence with jump held: no climb, an action
+  local w2 = world()
+  mesh(w2, {{-2, 0, 4, 2, 1, 4.3}})
+  local c2 = w2:spawn{position = {0, 0, 3.68}}
+  step(w2, c2, {move_y = 0.3})        -- walks into the fence: the gates would climb next
+  expect_true(c2:contact().wall_ahead, "touching the fence")
+  step(w2, c2, {move_y = 0.3, held = {"jump"}})
+  expect_eq(c2:state(), "traverse", "the held jump's action, not a climb")
+  local w3 = world()
+  mesh(w3, {{-2, 0, 4, 2, 1, 4.3}})
+  local c3 = w3:spawn{position = {0, 0, 3.68}}
+  step(w3, c3, {move_y = 0.3})
+  step(w3, c3, {move_y = 0.3})
+  expect_eq(c3:state(), "climb", "without the jump: a climb, as before")
+end)
