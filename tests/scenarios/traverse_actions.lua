@@ -364,3 +364,18 @@ test("from a standstill at a fence a press vaults (not a hurdle); a held jump be
   step(w3, c3, {move_y = 0.3})
   expect_eq(c3:state(), "climb", "without the jump: a climb, as before")
 end)
+
+test("bad input to the scan is refused, never half-applied", function()
+  local w = world()
+  expect_error(function() w:traverse_scan{position = {0 / 0, 0, 0}} end, "finite", "NaN position")
+  expect_error(function() w:traverse_scan{} end, "position", "no position")
+  expect_error(function() w:traverse_scan{position = {0, 0, 0}, body_type = "giant"} end, "body_type",
+    "an unknown body type")
+  local s = w:traverse_scan{position = {0, 0, 0}, forward = {0, 0, 0}}
+  expect_eq(s.ok, false, "no direction: no scan")
+  expect_eq(s.reason, "invalid query", "says why")
+  s = w:traverse_scan{position = {0, 0, 0}, speed = 1 / 0}
+  expect_eq(s.reason, "invalid query", "infinite speed")
+  expect_error(function() gait.traverse.choose({cooldown = -1}, {height = 1}, 1) end, "cooldown",
+    "a table out of range")
+end)
