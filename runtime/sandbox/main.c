@@ -25,9 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef GAIT_SANDBOX_CAMERA
-#include "gait/camera.h"
-#endif
 
 typedef struct sb_options {
     char root[SB_PATH_MAX];
@@ -63,11 +60,6 @@ typedef struct sb_app {
 #ifdef GAIT_SANDBOX_SCRIPT
     gait_script *script;
     unsigned script_errors_seen;
-#endif
-#ifdef GAIT_SANDBOX_CAMERA
-    gait_camera camera;
-#else
-    double cam_pitch, cam_distance;   /* the sandbox's own follow camera until camera.h lands */
 #endif
     sb_view view;
     int party;
@@ -226,68 +218,20 @@ static void on_glfw_error(int code, const char *desc) {
 /* ---- camera ------------------------------------------------------------------------------- */
 
 static void camera_init(sb_app *app) {
-#ifdef GAIT_SANDBOX_CAMERA
-    gait_camera_def d = gait_default_camera_def();
-    gait_camera_init(&app->camera, &d);
-#else
-    app->cam_pitch = -0.25;
-    app->cam_distance = 4.5;
-#endif
     app->view.fov_y = (float)(60.0 * M_PI / 180.0);
 }
 
-/* Turns the camera by this frame's look and hands its yaw to the character (moves are
- * relative to it). The input's look deltas are consumed here: one camera, the sandbox's. */
-static void camera_look(sb_app *app, gait_input *in) {
-    gait_character_info info;
-    gait_character_info_get(app->world, app->player, &info);
-#ifdef GAIT_SANDBOX_CAMERA
-    app->camera.yaw = info.camera_yaw;
-    gait_camera_look(&app->camera, in->look_yaw, in->look_pitch, in->look_zoom);
-    gait_character_set_camera_yaw(app->world, app->player, app->camera.yaw);
-#else
-    app->cam_pitch = fmin(1.0, fmax(-1.3, app->cam_pitch + in->look_pitch));
-    app->cam_distance = fmin(12.0, fmax(1.0, app->cam_distance + in->look_zoom));
-    gait_character_set_camera_yaw(app->world, app->player, info.camera_yaw + in->look_yaw);
-#endif
-    in->look_yaw = in->look_pitch = in->look_zoom = 0;
-}
-
-static void camera_follow(sb_app *app, gait_vec3 feet, double dt) {
-#ifdef GAIT_SANDBOX_CAMERA
-    gait_camera_follow(&app->camera, gait_world_collider_const(app->world), feet, dt, NULL);
-    app->view.eye = app->camera.eye;
-    app->view.target = app->camera.pivot;
-    app->view.yaw = app->camera.yaw;
-    app->view.pitch = app->camera.pitch;
-    app->view.distance = app->camera.arm;
-#else
-    (void)dt;
-    gait_character_info info;
-    gait_character_info_get(app->world, app->player, &info);
-    double yaw = info.camera_yaw, pitch = app->cam_pitch;
-    gait_vec3 pivot = {feet.x, feet.y + 1.5, feet.z};
-    gait_vec3 dir = {sin(yaw) * cos(pitch), sin(pitch), cos(yaw) * cos(pitch)};
-    double dist = app->cam_distance;
-    gait_vec3 back = {-dir.x * dist, -dir.y * dist, -dir.z * dist};
-    gait_hit hit;
-    if (gait_collider_sphere_cast(gait_world_collider_const(app->world), pivot, 0.2, back, NULL, &hit))
-        dist = fmax(0.3, hit.distance);
-    app->view.eye = (gait_vec3){pivot.x - dir.x * dist, pivot.y - dir.y * dist, pivot.z - dir.z * dist};
-    app->view.target = pivot;
-    app->view.yaw = yaw;
-    app->view.pitch = pitch;
-    app->view.distance = dist;
-#endif
-}
-
-static void camera_behind(sb_app *app, gait_vec3 feet, double yaw) {
-#ifdef GAIT_SANDBOX_CAMERA
-    gait_camera_behind(&app->camera, gait_world_collider_const(app->world), feet, yaw, NULL);
-#else
-    (void)feet, (void)yaw;
-    app->cam_pitch = -0.25;
-#endif
+/* The view from the character's follow camera (camera.h), which the world turned by this
+ * frame's look and moved after the steps to follow the blended body, its arm kept out of walls
+ * by a sphere cast. */
+static void camera_view(sb_app *app) {
+    gait_camera cam;
+    if (gait_character_camera(app->world, app->player, &cam) != GAIT_OK) return;
+    app->view.eye = cam.eye;
+    app->view.target = cam.pivot;
+    app->view.yaw = cam.yaw;
+    app->view.pitch = cam.pitch;
+    app->view.distance = cam.arm;
 }
 
 /* ---- world -------------------------------------------------------------------------------- */
@@ -315,11 +259,7 @@ static bool load_world(sb_app *app, bool first) {
             if (st != GAIT_OK)
                 fprintf(stderr, "gait-sandbox: --place: %s (%s)\n", gait_status_string(st),
                         gait_world_last_error(app->world));
-            cd.yaw = app->opt.place_yaw;
         }
-        gait_character_info info;
-        gait_character_info_get(app->world, app->player, &info);
-        camera_behind(app, info.position, cd.yaw);
     }
     printf("world t=%.2f %s: %d landmarks, %d water regions, terrain %dx%d\n", now_s() - app->t0,
            app->scene.name, app->scene.landmark_count, app->scene.water_count, app->scene.samples_x,
@@ -499,7 +439,7 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     char buf[1024];
     double speed = hypot(info->velocity.x, info->velocity.z);
     const char *state = gait_state_name(info->phase.state);
-    sb_hud_rect(r, 8, 8, 330, 122, 0, 0, 0, 0.35f);
+    sb_hud_rect(r, 8, 8, 330, 144, 0, 0, 0, 0.35f);
     snprintf(buf, sizeof buf, "gait sandbox - %s", app->scene.name);
     sb_hud_text(r, 16, 14, 2, buf, 1, 1, 1);
     snprintf(buf, sizeof buf, "state  %s  (%.1f s)", state ? state : "?", info->phase.seconds);
@@ -509,6 +449,12 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     snprintf(buf, sizeof buf, "body   %s%s%s", gait_body_type_name(info->body_type),
              info->walking ? "  walk" : "", info->crouching ? "  crouch" : "");
     sb_hud_text(r, 16, 84, 2, buf, 0.8f, 0.9f, 1);
+    gait_anim_signal anim;
+    if (gait_character_anim(app->world, app->player, &anim) == GAIT_OK) {
+        snprintf(buf, sizeof buf, "anim   %s%s%s", gait_anim_state_name(anim.wanted),
+                 anim.clip && anim.clip[0] ? "  clip " : "", anim.clip ? anim.clip : "");
+        sb_hud_text(r, 16, 128, 2, buf, 0.7f, 0.8f, 1.0f);
+    }
     if (info->action_seconds_left > 0 || info->action_name[0]) {
         snprintf(buf, sizeof buf, "action %s  %.2f s", info->action_name[0] ? info->action_name : "-",
                  info->action_seconds_left);
@@ -543,8 +489,8 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
                  isfinite(c->height_above_ground) ? c->height_above_ground : -1.0, c->water_depth,
                  isfinite(c->submersion) ? c->submersion : -1.0, (unsigned long long)info->steps,
                  gait_world_alpha(app->world));
-        sb_hud_rect(r, 8, 140, 300, 190, 0, 0, 0, 0.35f);
-        sb_hud_text(r, 16, 146, 2, buf, 0.6f, 1.0f, 1.0f);
+        sb_hud_rect(r, 8, 160, 300, 190, 0, 0, 0, 0.35f);
+        sb_hud_text(r, 16, 166, 2, buf, 0.6f, 1.0f, 1.0f);
         for (int i = 0; i < app->lines->label_count; i++) {
             float sx, sy, lr, lg, lb;
             if (!sb_renderer_project(r, app->lines->labels[i].at, w, h, &sx, &sy)) continue;
@@ -620,8 +566,7 @@ static int run(sb_app *app) {
 #endif
         }
 
-        /* Input: look turns the camera now; the presses are held until a step reads them. */
-        camera_look(app, &in);
+        /* Input: the look turns the camera now; the presses are held until a step reads them. */
         gait_character_set_input(app->world, app->player, &in);
 
         /* The runtime's share of the frame: everything inside the fixed steps. */
@@ -650,8 +595,8 @@ static int run(sb_app *app) {
             app->last_state = info.phase.state;
         }
 
-        /* The follow camera follows the blended body. */
-        camera_follow(app, pose.position, dt);
+        /* The follow camera has followed the blended body (inside the update). */
+        camera_view(app);
         int fbw, fbh;
         glfwGetFramebufferSize(app->window, &fbw, &fbh);
         app->view.width = fbw, app->view.height = fbh;
@@ -704,14 +649,16 @@ static int run(sb_app *app) {
             app->frame_ms = 1000.0 * app->stat_work / app->stat_frames;
             app->runtime_ms = 1000.0 * app->stat_runtime / app->stat_frames;
             app->cpu_ms = 1000.0 * app->stat_cpu / app->stat_frames;
+            gait_anim_signal anim;
+            if (gait_character_anim(app->world, app->player, &anim) != GAIT_OK) anim.wanted = GAIT_ANIM_IDLE;
             printf("status t=%.2f pos=%.3f,%.3f,%.3f state=%s stamina=%.1f fps=%.1f frame_ms=%.2f "
                    "runtime_ms=%.3f cpu_ms=%.2f cam_yaw=%.4f yaw=%.4f speed=%.2f steps=%llu frame=%ld action=%s "
-                   "errors=%u\n",
+                   "anim=%s errors=%u\n",
                    end - app->t0, info.position.x, info.position.y, info.position.z,
                    gait_state_name(info.phase.state), info.stamina, app->fps, app->frame_ms,
                    app->runtime_ms, app->cpu_ms, info.camera_yaw, info.yaw, hypot(info.velocity.x, info.velocity.z),
                    (unsigned long long)info.steps, app->frame,
-                   info.action_name[0] ? info.action_name : "-",
+                   info.action_name[0] ? info.action_name : "-", gait_anim_state_name(anim.wanted),
 #ifdef GAIT_SANDBOX_SCRIPT
                    app->script ? gait_script_error_count(app->script) : 0u
 #else

@@ -3,8 +3,8 @@
 # Debian's python3-glad, offline thanks to --reproducible.
 #
 # The sandbox is a host like any engine: it links $(LIB) and includes runtime/include only.
-# It picks up the Lua layer and the follow camera as they land in the library, by the presence
-# of their sources (so the sandbox builds at every commit of the tree, before and after).
+# It picks up the Lua layer and the runtime's debug draw as they land in the library, by the
+# presence of their sources (so the sandbox builds at every commit of the tree, before and after).
 
 ifeq ($(shell pkg-config --exists glfw3 && echo yes),yes)
 
@@ -22,9 +22,6 @@ GLAD           ?= /usr/bin/glad
 SANDBOX_DEFS :=
 ifneq ($(wildcard runtime/src/script.c),)
 SANDBOX_DEFS += -DGAIT_SANDBOX_SCRIPT=1
-endif
-ifneq ($(and $(wildcard runtime/include/gait/camera.h),$(wildcard runtime/src/camera.c)),)
-SANDBOX_DEFS += -DGAIT_SANDBOX_CAMERA=1
 endif
 # The runtime's debug-draw callbacks (traversal probes, corridor, latch), once implemented.
 ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*.c),)
