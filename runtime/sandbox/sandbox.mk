@@ -6,7 +6,12 @@
 # It picks up the Lua layer and the runtime's debug draw as they land in the library, by the
 # presence of their sources (so the sandbox builds at every commit of the tree, before and after).
 
+GLAD ?= /usr/bin/glad
+
 ifeq ($(shell pkg-config --exists glfw3 && echo yes),yes)
+ifeq ($(wildcard $(GLAD)),)
+$(warning sandbox: $(GLAD) (python3-glad) is missing: the GLFW sandbox is not built (make deps))
+else
 
 # This fragment is included before the top Makefile's first rule: keep `make` meaning `make all`.
 .DEFAULT_GOAL := all
@@ -17,7 +22,6 @@ SANDBOX_OBJ    := $(patsubst runtime/sandbox/%.c,$(BUILD)/obj/sandbox/%.o,$(SAND
 SANDBOX_GLAD   := $(BUILD)/glad
 SANDBOX_GLAD_H := $(SANDBOX_GLAD)/include/glad/gl.h
 SANDBOX_GLAD_O := $(BUILD)/obj/sandbox/glad_gl.o
-GLAD           ?= /usr/bin/glad
 
 SANDBOX_DEFS :=
 ifneq ($(wildcard runtime/src/script.c),)
@@ -56,4 +60,5 @@ $(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(LIB)
 $(BUILD)/obj/sandbox:
 	@mkdir -p $@
 
+endif
 endif
