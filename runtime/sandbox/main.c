@@ -505,7 +505,7 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     if (app->error[0]) {
         /* The last script / world error with its file:line, a few lines of it. */
         char shown[900];
-        snprintf(shown, sizeof shown, "%s", app->error);
+        snprintf(shown, sizeof shown, "%.899s", app->error);
         int lines = 0;
         for (char *p = shown; *p; p++)
             if (*p == '\n' && ++lines == 5) { *p = '\0'; break; }
@@ -569,12 +569,15 @@ static int run(sb_app *app) {
         /* Input: the look turns the camera now; the presses are held until a step reads them. */
         gait_character_set_input(app->world, app->player, &in);
 
-        /* The runtime's share of the frame: everything inside the fixed steps. */
+#ifdef GAIT_SANDBOX_SCRIPT
+        if (app->script) gait_script_poll(app->script, NULL);   /* hot reload: saved files */
+#endif
+        /* The runtime's share of the frame: the kits (with the Lua layer), the fixed steps and
+         * the camera's follow, all inside this call. */
         double rt0 = now_s();
         int steps = 0;
 #ifdef GAIT_SANDBOX_SCRIPT
         if (app->script) {
-            gait_script_poll(app->script, NULL);
             gait_script_frame(app->script, dt, &steps);
             script_check(app);
         } else
@@ -677,14 +680,23 @@ static int run(sb_app *app) {
     return 0;
 }
 
+static int sb_main(sb_app *app, int argc, char **argv);
+
 int main(int argc, char **argv) {
     /* Status lines go to a pipe in tests: keep them line by line. */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    static sb_app app; /* one instance, zeroed; too large for the stack */
-    if (!parse_args(argc, argv, &app.opt)) return 2;
-    find_root(&app.opt);
-    if (!app.opt.world[0])
-        sb_path_join(app.opt.world, sizeof app.opt.world, app.opt.root, "scripts/worlds/default.lua");
+    sb_app *owned = calloc(1, sizeof *owned);   /* too large for the stack */
+    if (!owned) return 1;
+    int rc = sb_main(owned, argc, argv);
+    free(owned);
+    return rc;
+}
+
+static int sb_main(sb_app *app, int argc, char **argv) {
+    if (!parse_args(argc, argv, &app->opt)) return 2;
+    find_root(&app->opt);
+    if (!app->opt.world[0])
+        sb_path_join(app->opt.world, sizeof app->opt.world, app->opt.root, "scripts/worlds/default.lua");
 
     const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if ((!display || !display[0]) && (!wayland || !wayland[0])) {
@@ -708,78 +720,78 @@ int main(int argc, char **argv) {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
-    sb_controls_init(&app.controls);
+    sb_controls_init(&app->controls);
     char title[128];
-    const char *base = strrchr(app.opt.world, '/');
-    snprintf(title, sizeof title, "gait sandbox - %.100s", base ? base + 1 : app.opt.world);
-    app.window = glfwCreateWindow(app.opt.width, app.opt.height, title, NULL, NULL);
-    if (!app.window) {
+    const char *base = strrchr(app->opt.world, '/');
+    snprintf(title, sizeof title, "gait sandbox - %.100s", base ? base + 1 : app->opt.world);
+    app->window = glfwCreateWindow(app->opt.width, app->opt.height, title, NULL, NULL);
+    if (!app->window) {
         fprintf(stderr, "gait-sandbox: could not open a %dx%d OpenGL 3.3 core window\n",
-                app.opt.width, app.opt.height);
+                app->opt.width, app->opt.height);
         glfwTerminate();
         return 3;
     }
-    glfwMakeContextCurrent(app.window);
+    glfwMakeContextCurrent(app->window);
     glfwSwapInterval(0);   /* we pace ourselves */
     if (!gladLoadGL(glfwGetProcAddress)) {
         fprintf(stderr, "gait-sandbox: could not load OpenGL 3.3 core functions\n");
         glfwTerminate();
         return 3;
     }
-    glfwSetWindowUserPointer(app.window, &app.controls);
-    sb_controls_install(app.window);
+    glfwSetWindowUserPointer(app->window, &app->controls);
+    sb_controls_install(app->window);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     /* Full resolution by default: under llvmpipe half resolution saves ~5 ms of CPU but the
      * scale-up pass gives much of it back in wall time on 2 cores; the option stays. */
-    double scale = app.opt.render_scale > 0 ? app.opt.render_scale : 1.0;
+    double scale = app->opt.render_scale > 0 ? app->opt.render_scale : 1.0;
     printf("gait-sandbox: OpenGL %s, %s; scene drawn at %.2fx; root %s\n",
-           (const char *)glGetString(GL_VERSION), renderer ? renderer : "?", scale, app.opt.root);
+           (const char *)glGetString(GL_VERSION), renderer ? renderer : "?", scale, app->opt.root);
 
     char err[SB_ERROR_MAX];
     int rc = 1;
-    if (app.opt.input[0] && !sb_controls_load_track(&app.controls, app.opt.input, err, sizeof err)) {
+    if (app->opt.input[0] && !sb_controls_load_track(&app->controls, app->opt.input, err, sizeof err)) {
         fprintf(stderr, "gait-sandbox: %s\n", err);
         goto out;
     }
     char shader_dir[SB_PATH_MAX];
-    sb_path_join(shader_dir, sizeof shader_dir, app.opt.root, "shaders");
-    app.renderer = sb_renderer_create(shader_dir, err, sizeof err);
-    if (!app.renderer) {
+    sb_path_join(shader_dir, sizeof shader_dir, app->opt.root, "shaders");
+    app->renderer = sb_renderer_create(shader_dir, err, sizeof err);
+    if (!app->renderer) {
         fprintf(stderr, "gait-sandbox: %s\n", err);
         goto out;
     }
-    sb_renderer_set_scale(app.renderer, (float)scale);
+    sb_renderer_set_scale(app->renderer, (float)scale);
     gait_world_def wd = gait_default_world_def();
-    app.world = gait_world_create(&wd);
-    app.lines = calloc(1, sizeof *app.lines);
-    if (!app.world || !app.lines) {
+    app->world = gait_world_create(&wd);
+    app->lines = calloc(1, sizeof *app->lines);
+    if (!app->world || !app->lines) {
         fprintf(stderr, "gait-sandbox: could not create the world\n");
         goto out;
     }
 #ifdef GAIT_SANDBOX_DEBUG_DRAW
-    gait_debug_draw dd = {dbg_line, dbg_point, dbg_text, app.lines};
-    gait_world_set_debug_draw(app.world, &dd);
+    gait_debug_draw dd = {dbg_line, dbg_point, dbg_text, app->lines};
+    gait_world_set_debug_draw(app->world, &dd);
 #endif
-    app.t0 = now_s();
-    camera_init(&app);
-    if (!load_world(&app, true)) {
-        fprintf(stderr, "gait-sandbox: %s\n", app.error);
+    app->t0 = now_s();
+    camera_init(app);
+    if (!load_world(app, true)) {
+        fprintf(stderr, "gait-sandbox: %s\n", app->error);
         goto out;
     }
 #ifdef GAIT_SANDBOX_SCRIPT
-    script_start(&app);
+    script_start(app);
 #endif
-    rc = run(&app);
+    rc = run(app);
 out:
 #ifdef GAIT_SANDBOX_SCRIPT
-    if (app.script) gait_script_destroy(app.script);
+    if (app->script) gait_script_destroy(app->script);
 #endif
-    sb_scene_free(&app.scene, app.world);
-    if (app.world) gait_world_destroy(app.world);
-    sb_renderer_destroy(app.renderer);
-    sb_controls_free(&app.controls);
-    free(app.lines);
-    glfwDestroyWindow(app.window);
+    sb_scene_free(&app->scene, app->world);
+    if (app->world) gait_world_destroy(app->world);
+    sb_renderer_destroy(app->renderer);
+    sb_controls_free(&app->controls);
+    free(app->lines);
+    glfwDestroyWindow(app->window);
     glfwTerminate();
     return rc;
 }
