@@ -126,7 +126,7 @@ static gait_anim_state resolve(const gait_anim *a, const gait_anim_input *in) {
 }
 
 void gait_anim_update(gait_anim *a, const gait_anim_input *in, double dt) {
-    if (!a || !in || !(dt >= 0)) return;
+    if (!a || !in || !(dt >= 0) || !isfinite(dt)) return; /* timers stay finite */
     bool was_grounded = a->grounded, had = a->has_grounded;
     debounce(a, in, dt);
     if (had && !was_grounded && a->grounded) a->land_left = a->def.land_seconds;

@@ -148,6 +148,7 @@ bool gait_floating_origin_update(gait_floating_origin *fo, gait_vec3 eye) {
 }
 
 void gait_floating_origin_apply(const gait_floating_origin *fo, gait_vec3 w, float out[3]) {
+    if (!out) return;
     gait_vec3 o = fo ? fo->origin : v3(0, 0, 0);
     out[0] = (float)(w.x - o.x);
     out[1] = (float)(w.y - o.y);

@@ -17,6 +17,7 @@
 
 #include "gait/gait.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -711,7 +712,8 @@ gait_status gait_script_set_kit(gait_script *s, gait_character_id id, const char
 }
 
 gait_status gait_script_before_step(gait_script *s, double frame_seconds) {
-    if (!s) return GAIT_ERR_INVALID_ARGUMENT;
+    /* kits read the frame's seconds (presses.dt): never a NaN or a negative one */
+    if (!s || !isfinite(frame_seconds) || frame_seconds < 0) return GAIT_ERR_INVALID_ARGUMENT;
     if (!s->host_world) return GAIT_OK;
     lua_State *L = s->L;
     int top = lua_gettop(L);

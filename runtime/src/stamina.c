@@ -71,7 +71,7 @@ bool gait_stamina_refills_in(gait_state s) {
 
 void gait_stamina_step(gait_stamina *p, const gait_stamina_costs *c, gait_state from, gait_state to,
                        bool moving, double dt) {
-    if (!p || !c || !(dt > 0)) return;
+    if (!p || !c || !(dt > 0) || !isfinite(dt)) return; /* an infinite step would empty the pool */
     bool entered = from != to;
     bool cost = false;
 
