@@ -174,7 +174,8 @@ int gait_cli_replay(int argc, char **argv) {
         fprintf(stderr, "gait replay: %s\n", err);
         return 1;
     }
-    const char *scenario = gait_replay_player_world_name(p);
+    char scenario[1024]; /* a copy: it must outlive the player */
+    snprintf(scenario, sizeof scenario, "%s", gait_replay_player_world_name(p));
     if (!scenario[0]) {
         fprintf(stderr, "gait replay: %s: the replay names no world (its \"world\" line is empty)\n", file);
         gait_replay_player_destroy(p);
