@@ -509,8 +509,8 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
         int lines = 0;
         for (char *p = shown; *p; p++)
             if (*p == '\n' && ++lines == 5) { *p = '\0'; break; }
-        sb_hud_rect(r, 8, (float)h - 150, (float)w - 16, 72, 0.3f, 0, 0, 0.6f);
-        sb_hud_text(r, 16, (float)h - 144, 1.5f, shown, 1.0f, 0.45f, 0.4f);
+        sb_hud_rect(r, 8, (float)h - 190, (float)w - 16, 84, 0.3f, 0, 0, 0.6f);
+        sb_hud_text(r, 16, (float)h - 184, 1.5f, shown, 1.0f, 0.45f, 0.4f);
     }
     sb_hud_end(r);
 }

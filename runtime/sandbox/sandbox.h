@@ -67,7 +67,8 @@ typedef struct sb_scene {
     gait_landmark_id landmarks[SB_MAX_LANDMARKS];
     sb_draw_mesh meshes[SB_MAX_LANDMARKS];
     int generation;              /* bumped on each successful (re)load: the renderer re-uploads */
-    long long mtime_ns;          /* of the world file when loaded (hot reload) */
+    long long mtime_ns;          /* of the world file when last read, loaded or not (hot reload:
+                                    a broken file is reported once, not every poll) */
 } sb_scene;
 
 /* Reads the world file and builds it into the world's collider. On failure nothing changes and

@@ -367,6 +367,7 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, 
     char dir[SB_PATH_MAX];
     sb_path_dir(dir, sizeof dir, path);
     long long mtime = file_mtime_ns(path);
+    if (strcmp(s->path, path) == 0) s->mtime_ns = mtime;   /* read once per change, good or bad */
     if (!read_world(path, dir, p, err, cap)) {
         pending_free(p);
         free(p);
