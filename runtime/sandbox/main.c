@@ -471,6 +471,13 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     sb_hud_rect(r, bx, by, (float)(bw * frac), bh, cr, cg, cb, 0.95f);
     snprintf(buf, sizeof buf, "stamina %.0f / %.0f", info->stamina, info->stamina_max);
     sb_hud_text(r, bx, by - 22, 2, buf, 1, 1, 1);
+    /* And the game's wheel beside the body while the pool is not full. */
+    float sx, sy;
+    gait_vec3 shoulder = {info->position.x, info->position.y + 1.4, info->position.z};
+    if (frac < 0.999 && sb_renderer_project(r, shoulder, w, h, &sx, &sy)) {
+        sb_hud_ring(r, sx + 60, sy, 13, 20, 1.0f, 0, 0, 0, 0.45f);
+        sb_hud_ring(r, sx + 60, sy, 14, 19, (float)frac, cr, cg, cb, 0.95f);
+    }
 
     /* Performance, top right. */
     snprintf(buf, sizeof buf, "%.0f fps\nframe %.2f ms\ncpu %.2f ms\nruntime %.3f ms", app->fps,
@@ -492,10 +499,10 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
         sb_hud_rect(r, 8, 160, 300, 190, 0, 0, 0, 0.35f);
         sb_hud_text(r, 16, 166, 2, buf, 0.6f, 1.0f, 1.0f);
         for (int i = 0; i < app->lines->label_count; i++) {
-            float sx, sy, lr, lg, lb;
-            if (!sb_renderer_project(r, app->lines->labels[i].at, w, h, &sx, &sy)) continue;
+            float lx, ly, lr, lg, lb;
+            if (!sb_renderer_project(r, app->lines->labels[i].at, w, h, &lx, &ly)) continue;
             rgba_split(app->lines->labels[i].rgba, &lr, &lg, &lb);
-            sb_hud_text(r, sx, sy, 1.5f, app->lines->labels[i].text, lr, lg, lb);
+            sb_hud_text(r, lx, ly, 1.5f, app->lines->labels[i].text, lr, lg, lb);
         }
     }
     if (app->help) {

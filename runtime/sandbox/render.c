@@ -852,6 +852,23 @@ void sb_hud_rect(sb_renderer *r, float x, float y, float w, float h, float cr, f
     hud_push(r, x, y + h, cr, cg, cb, ca);
 }
 
+void sb_hud_ring(sb_renderer *r, float cx, float cy, float r_in, float r_out, float frac, float cr,
+                 float cg, float cb, float ca) {
+    enum { SEGMENTS = 48 };
+    int n = (int)(SEGMENTS * (frac < 0 ? 0 : frac > 1 ? 1 : frac) + 0.5f);
+    for (int i = 0; i < n; i++) {
+        /* Clockwise from the top, like a clock's hand. */
+        float a0 = 2 * (float)GLM_PI * (float)i / SEGMENTS, a1 = 2 * (float)GLM_PI * (float)(i + 1) / SEGMENTS;
+        float s0 = sinf(a0), c0 = -cosf(a0), s1 = sinf(a1), c1 = -cosf(a1);
+        hud_push(r, cx + s0 * r_in, cy + c0 * r_in, cr, cg, cb, ca);
+        hud_push(r, cx + s0 * r_out, cy + c0 * r_out, cr, cg, cb, ca);
+        hud_push(r, cx + s1 * r_out, cy + c1 * r_out, cr, cg, cb, ca);
+        hud_push(r, cx + s0 * r_in, cy + c0 * r_in, cr, cg, cb, ca);
+        hud_push(r, cx + s1 * r_out, cy + c1 * r_out, cr, cg, cb, ca);
+        hud_push(r, cx + s1 * r_in, cy + c1 * r_in, cr, cg, cb, ca);
+    }
+}
+
 void sb_hud_end(sb_renderer *r) {
     if (r->hud_count == 0) return;
     glDisable(GL_DEPTH_TEST);

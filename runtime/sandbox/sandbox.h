@@ -178,6 +178,9 @@ bool sb_renderer_project(const sb_renderer *r, gait_vec3 p, int width, int heigh
 void sb_hud_begin(sb_renderer *r, int width, int height);
 void sb_hud_rect(sb_renderer *r, float x, float y, float w, float h, float cr, float cg, float cb,
                  float ca);
+/* A ring centred at (cx, cy), filled clockwise from the top for `frac` of a turn. */
+void sb_hud_ring(sb_renderer *r, float cx, float cy, float r_in, float r_out, float frac, float cr,
+                 float cg, float cb, float ca);
 /* Text at (x, y) scaled by `scale` (stb_easy_font's glyphs are ~6 px tall at 1); returns the
  * width in pixels. Newlines start a new line. */
 float sb_hud_text(sb_renderer *r, float x, float y, float scale, const char *text, float cr,
