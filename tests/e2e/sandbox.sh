@@ -5,7 +5,8 @@
 #
 # Starts BUILD_DIR/gait-sandbox on the default world (from a temporary copy of lua/, scripts/
 # and shaders/, so the test can break a tuning file without touching the repo), turns the camera
-# with the mouse, holds W, taps Space, dashes with Left Shift, takes an F12 screenshot,
+# with the mouse, holds W, taps Space, holds Space (auto-repeat must not be a press), dashes
+# with Left Shift, takes an F12 screenshot,
 # then breaks a tuning file while the sandbox runs. Reads the sandbox's status lines:
 #   status t=… pos=x,y,z state=… stamina=… fps=… frame_ms=… runtime_ms=… cam_yaw=… …
 #   state t=… from=… to=… stamina=…
@@ -81,6 +82,7 @@ mark mouse;     xdotool mousemove_relative -- 150 0; sleep 0.5
 mark w_down;    xdotool keydown w; sleep 2.0
 mark w_up;      xdotool keyup w; sleep 0.5
 mark space;     xdotool key space; sleep 1.2
+mark hold;      xdotool keydown space; sleep 1.4; xdotool keyup space; sleep 0.4
 mark dash;      xdotool keydown w; sleep 0.3; xdotool keydown Shift_L; sleep 1.0
                 xdotool keyup Shift_L; xdotool keyup w; sleep 0.4
 mark shot;      xdotool key F12; sleep 0.8
@@ -139,7 +141,7 @@ res=$(awk -v p0="$(field "$a" pos)" -v p1="$(field "$b" pos)" -v yaw="$(field "$
 check "w-moves-along-camera-yaw" "${res%% *}" "(${res#* })"
 
 # 5. Space: a jump (state line to=jump, and the feet rose).
-seg=$(lines_between "$(mark space)" "$(mark dash)")
+seg=$(lines_between "$(mark space)" "$(mark hold)")
 echo "$seg" | grep -q '^state .*to=jump'
 jumped=$?
 y0=$(field "$(status_at "$(mark space)")" pos | cut -d, -f2)
@@ -147,6 +149,11 @@ ymax=$(echo "$seg" | grep '^status ' | while read -r l; do field "$l" pos | cut 
 rose=$(awk -v a="$y0" -v b="${ymax:-$y0}" 'BEGIN { print (b - a > 0.2) ? 0 : 1 }')
 [ $jumped -eq 0 ] && [ "$rose" -eq 0 ]
 check "space-jumps" $? "(y $y0 -> max ${ymax:-?})"
+
+# 5b. Space held 1.4 s (the X server auto-repeats it after ~0.66 s): one press, one jump.
+jumps=$(lines_between "$(mark hold)" "$(mark dash)" | grep -c '^state .*to=jump')
+[ "$jumps" -eq 1 ]
+check "held-key-repeat-is-not-a-press" $? "($jumps jumps while Space was held)"
 
 # 6. Left Shift while running: a dash that spends stamina (18 as it starts).
 seg=$(lines_between "$(mark dash)" "$(mark shot)")
