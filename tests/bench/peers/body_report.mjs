@@ -60,7 +60,7 @@ for (const r of rows) {
 	const ratio = gait ? r.medianUsPerCharStep / gait.medianUsPerCharStep : NaN;
 	console.log(`${pad(r.peer, 14)}${pad(r.variant, 26)}${lpad(r.numCharacters, 6)}${lpad(r.medianUsPerCharStep.toFixed(3), 9)}` +
 		`${lpad(ratio.toFixed(1) + 'x', 8)}${lpad(f.path.toFixed(1), 8)}${lpad(f.stuck, 6)}${lpad(f.fell, 5)}${lpad(f.off, 4)}` +
-		`${lpad(f.box, 6)}${lpad(Number.isNaN(f.above) ? '-' : f.above.toFixed(4), 10)}${lpad(r.repsBitIdentical ? 'yes' : 'no', 6)}` +
+		`${lpad(f.box, 6)}${lpad(Number.isNaN(f.above) ? '-' : (Math.abs(f.above) < 5e-5 ? 0 : f.above).toFixed(4), 10)}${lpad(r.repsBitIdentical ? 'yes' : 'no', 6)}` +
 		`${lpad(r.allocsDuringTimedSteps ?? '-', 7)}`);
 }
 if (gait) {
