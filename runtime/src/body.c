@@ -32,6 +32,7 @@
 #define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
                                   collider's default ceiling_slope) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
+#define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
 #define HEIGHT_PROBE 1000.0    /* m: farthest a height-above-ground probe looks down */
 
 static const gait_vec3 UP = {0, 1, 0};
@@ -784,7 +785,20 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
         b->vel = r.vel;
         may_land = b->vel.y <= 0;
         gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : dir_n;
-        if (r.wall && (moving || s == GAIT_STATE_GLIDE))
+        bool looking = (moving || s == GAIT_STATE_GLIDE) && s != GAIT_STATE_PLUNGE;
+        if (looking && !r.wall) {
+            /* the air's move may not reach a wall the stick pushes into (a body dropped from a
+             * wall has no speed to steer with): a short cast along the look finds it, so a fall
+             * that has lasted its moment catches the wall again */
+            gait_hit hit;
+            if (sweep(&m, feet, v3_scale(look, WALL_PROBE), &hit) && !is_floor(&m, hit.normal) &&
+                !is_ceiling(hit.normal)) {
+                r.wall = true;
+                r.wall_terrain = false;
+                r.wall_normal = hit.normal;
+            }
+        }
+        if (r.wall && looking)
             wall_ahead = v3_dot(look, v3_norm(horizontal(v3_neg(r.wall_normal)))) > AHEAD_COS;
     } else if (gait_state_on_wall(s)) {
         gait_vec3 n = v3_norm(b->wall_normal);

@@ -378,3 +378,65 @@ TEST(body_place_face_and_party_switch) {
     CHECK_NEAR(bw_info(w, id).position.z, -20 + 7.0, 0.07); /* the new numbers */
     gait_world_destroy(w);
 }
+
+/* SPEC §2: a drop from a wall is not re-caught at once by the move still pushing into it, but a
+ * fall that has lasted its moment (fall_catch_seconds 0.3 s) catches the wall again. */
+TEST(body_drop_is_recaught_after_a_moment_of_falling) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -3, 0, 2, 3, 30, 6);
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    bw_input(w, id, 0, 1, 0, 0);
+    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
+    bw_steps(w, 120); /* 3 m up */
+    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_DROP);
+    gait_world_step(w);
+    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_FALL);
+    bw_input(w, id, 0, 1, 0, 0);
+    int fell_steps = 1;
+    while (bw_info(w, id).phase.state == GAIT_STATE_FALL && fell_steps < 60) {
+        gait_world_step(w);
+        fell_steps++;
+    }
+    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_CLIMB);
+    CHECK(fell_steps >= 18 && fell_steps <= 21); /* 0.3 s of falling, then caught */
+    CHECK(bw_info(w, id).position.y > 1.5);
+    gait_world_destroy(w);
+}
+
+/* Climbing down onto walkable ground stands the body up (Climb -> OnFoot). */
+TEST(body_climbs_down_onto_the_ground) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -3, 0, 2, 3, 30, 6);
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    bw_input(w, id, 0, 1, 0, 0);
+    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
+    bw_steps(w, 30);
+    bw_input(w, id, 0, -1, 0, 0);
+    bool down = false;
+    for (int k = 0; k < 120 && !down; k++) {
+        gait_world_step(w);
+        if (gait_state_on_foot(bw_info(w, id).phase.state)) down = true;
+    }
+    CHECK(down);
+    CHECK_NEAR(bw_info(w, id).position.y, 0, 1e-9);
+    gait_world_destroy(w);
+}
+
+/* Jump/Fall -> Swim: a jump off a pier lands in deep water and swims. */
+TEST(body_jump_into_deep_water_swims) {
+    gait_character_id id;
+    gait_world *w = lake(&id);
+    bw_box(w, -1, -5, 8, 1, 0.5, 12); /* a pier out over the deep water */
+    gait_character_place(w, id, (gait_vec3){0, 1, 11.5}, 0);
+    CHECK_NEAR(bw_info(w, id).position.y, 0.5, 0.005);
+    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
+    gait_world_step(w);
+    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_JUMP);
+    bw_input(w, id, 0, 1, 0, 0);
+    CHECK(until_state(w, id, GAIT_STATE_SWIM, 120));
+    bw_steps(w, 90);
+    CHECK_NEAR(bw_info(w, id).position.y, -1.2, 1e-6);
+    gait_world_destroy(w);
+}
