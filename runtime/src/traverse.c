@@ -308,8 +308,12 @@ static double ledge_end(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, dou
     return good; /* (at PROBE_COUNT steps: the ledge goes on beyond what the probes looked at) */
 }
 
+static void set_reason(gait_traverse_scan *s, const char *why) {
+    snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
 static bool fail(gait_traverse_scan *s, const char *why) {
-    s->reason = why;
+    set_reason(s, why);
     s->ok = false;
     return false;
 }
@@ -364,7 +368,7 @@ bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query 
                             const gait_debug_draw *draw, gait_traverse_scan *s) {
     if (!s) return false;
     memset(s, 0, sizeof *s);
-    s->reason = "invalid query";
+    set_reason(s, "invalid query");
     if (!col || !q || !query_valid(q)) return false;
     scan_ctx x = {col, q, draw, s};
     double r = q->radius;
@@ -473,7 +477,7 @@ bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query 
         }
     }
     s->ok = true;
-    s->reason = "ok";
+    set_reason(s, "ok");
     return true;
 }
 
@@ -535,7 +539,7 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
     const gait__traverse *t = &ch->trav;
     memset(out, 0, sizeof *out);
     out->scan = t->scan;
-    if (!t->scanned) out->scan.reason = "not scanned";
+    if (!t->scanned) set_reason(&out->scan, "not scanned");
     out->kind = t->kind;
     out->phase = t->phase;
     out->seconds = t->seconds;

@@ -202,7 +202,7 @@ static void setvec(lua_State *L, const char *k, gait_vec3 v) {
 static void push_scan(lua_State *L, const gait_traverse_scan *s) {
     lua_createtable(L, 0, 24);
     setbool(L, "ok", s->ok);
-    lua_pushstring(L, s->reason ? s->reason : "");
+    lua_pushstring(L, s->reason);
     lua_setfield(L, -2, "reason");
     setbool(L, "wall", s->wall);
     setbool(L, "ledge", s->ledge);

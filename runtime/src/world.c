@@ -629,10 +629,14 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
         }
         gait_gate_hook hook = ch->gate_hook;
         void *gate_user = ch->gate_user, *user_data = ch->user_data;
+        gait_traverse_hook trav_hook = ch->trav.hook; /* traverse.c: the host's, like the gate hook */
+        void *trav_user = ch->trav.hook_user;
         memcpy(ch, p, sizeof *ch);
         ch->gate_hook = hook;
         ch->gate_user = gate_user;
         ch->user_data = user_data;
+        ch->trav.hook = trav_hook;
+        ch->trav.hook_user = trav_user;
     }
 }
 

@@ -214,3 +214,39 @@ TEST(traverse_table_set_on_a_world_is_validated) {
     CHECK_EQ_INT(gait_character_set_traverse_hook(w, stale, NULL, NULL), GAIT_ERR_STALE_ID);
     gait_world_destroy(w);
 }
+
+static int hook_calls;
+static gait_traverse_kind veto_hook(gait_world *w, gait_character_id id, const gait_traverse_scan *s,
+                                    gait_traverse_kind proposed, void *user) {
+    (void)w; (void)id; (void)s; (void)proposed; (void)user;
+    hook_calls++;
+    return GAIT_TRAVERSE_NONE;
+}
+
+TEST(traverse_snapshot_restores_the_action_and_keeps_the_hosts_hook) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -2, 0, 4, 2, 1, 4.3);
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    run(w, id, 2.0, 30); /* mid-action */
+    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_TRAVERSE);
+    size_t n = gait_world_snapshot_size(w);
+    void *buf = malloc(n);
+    CHECK_EQ_INT(gait_world_snapshot_save(w, buf, n, NULL), GAIT_OK);
+    run_result a = run(w, id, 99, 60);
+    CHECK_EQ_INT(gait_character_set_traverse_hook(w, id, veto_hook, NULL), GAIT_OK);
+    CHECK_EQ_INT(gait_world_snapshot_restore(w, buf, n), GAIT_OK);
+    run_result b = run(w, id, 99, 60); /* the action plays on from the snapshot, bit for bit */
+    CHECK(a.end.x == b.end.x && a.end.y == b.end.y && a.end.z == b.end.z);
+    /* the hook set after the save is still the host's */
+    gait_character_place(w, id, (gait_vec3){0, 0, 0}, 0);
+    hook_calls = 0;
+    run_result c = run(w, id, 2.0, 40);
+    CHECK(hook_calls > 0);
+    CHECK_EQ_INT(c.actions, a.actions); /* vetoed: no new action */
+    gait_traverse_info ti;
+    gait_character_traverse_info(w, id, &ti);
+    CHECK(strcmp(ti.scan.reason, "ok") == 0);
+    free(buf);
+    gait_world_destroy(w);
+}

@@ -64,7 +64,8 @@ typedef struct gait_traverse_scan {
     bool thick;                 /* the reverse trace found no back face: thicker than 2 m */
     bool back_floor;            /* a floor lies behind (for a vault's landing) */
     bool ok;                    /* all of wall, ledge and room: an action may be chosen */
-    const char *reason;         /* static text: "ok", "no obstacle", "no ledge", "no room", ... */
+    char reason[32];            /* "ok", "no obstacle", "no ledge", "no room above", ... (a copy,
+                                   not a pointer: a snapshot of the world holds no address) */
     gait_vec3 wall_point;       /* m, where the forward sweep touched */
     gait_vec3 wall_normal;      /* unit, horizontal (y = 0), out of the wall towards the body */
     double wall_distance;       /* m the capsule travelled before touching */
