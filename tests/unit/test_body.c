@@ -510,3 +510,48 @@ TEST(body_stairs_at_every_speed) {
         gait_world_destroy(w);
     }
 }
+
+/* Sliding along a wall of 9,600 triangles of 5 cm: the internal edges never push the body out
+ * (no ghost bumps sideways either). */
+TEST(body_slides_along_a_tiny_triangle_wall_without_bumps) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    enum { NX = 120, NY = 40 };
+    float *tris = malloc(sizeof(float) * 18 * NX * NY);
+    int o = 0;
+    for (int iy = 0; iy < NY; iy++)
+        for (int ix = 0; ix < NX; ix++) {
+            float x0 = ix * 0.05f, x1 = (ix + 1) * 0.05f, y0 = iy * 0.05f, y1 = (iy + 1) * 0.05f;
+            /* facing -z (towards the body): counter-clockwise seen from -z */
+            float q[18] = {x0, y0, 0, x0, y1, 0, x1, y1, 0, x0, y0, 0, x1, y1, 0, x1, y0, 0};
+            memcpy(tris + o, q, sizeof q);
+            o += 18;
+        }
+    gait_mesh_def m;
+    memset(&m, 0, sizeof m);
+    m.positions = tris;
+    m.vertex_count = NX * NY * 6;
+    m.triangle_count = NX * NY * 2;
+    m.offset.x = -3;
+    m.offset.z = 2;
+    gait_landmark_id lid;
+    CHECK(gait_collider_add_landmark(gait_world_collider(w), &m, &lid) == GAIT_OK);
+    free(tris);
+    gait_character_id id = bw_spawn(w, -2.5, 0, 1.5, 0);
+    gait_stamina_set_multiplier(gait_character_stamina(w, id), 100); /* no climbing */
+    gait_character_set_camera_yaw(w, id, 0.5); /* 29 deg off the wall's normal, towards +x */
+    bw_input(w, id, 0, 1, 0, 0);
+    bw_steps(w, 15);
+    double lo = 1e9, hi = -1e9;
+    for (int k = 0; k < 40; k++) {
+        gait_world_step(w);
+        gait_character_info i = bw_info(w, id);
+        if (i.position.z < lo) lo = i.position.z;
+        if (i.position.z > hi) hi = i.position.z;
+        CHECK(i.contact.grounded);
+    }
+    CHECK(hi - lo <= 0.001);
+    CHECK(hi <= 2 - 0.3 + 1e-6);
+    CHECK(bw_info(w, id).position.x > -1.0); /* it slid along (2.7 m/s of the run along x) */
+    gait_world_destroy(w);
+}
