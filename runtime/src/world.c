@@ -719,6 +719,11 @@ uint64_t gait_world_state_hash(const gait_world *w) {
         h = hash_v(h, ch->return_point);
         h = hash_v(hash_v(h, ch->body.vel), ch->body.wall_normal);
         h = hash_u(h, (uint64_t)ch->body_type);
+        /* traverse.c: the action and the crouch's memory */
+        h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
+        h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
+        h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->trav.auto_crouch << 1 |
+                          (uint64_t)ch->trav.auto_under << 2);
     }
     return h;
 }
