@@ -464,14 +464,16 @@ bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query 
     if (csweep(&x, a, v3_scale(in, over), &hit)) return fail(s, "no room over the ledge");
     s->room = true;
 
-    /* 6. the floor behind, read as a point (its height is the point's y less the feet's — never
-     * a normal's component) */
+    /* 6. the floor behind: the body's capsule swept down behind the back face (where the room
+     * check's second leg ended), so the landing is a place the body fits. Its height is read
+     * from the contact point (the point's y less the feet's — never a normal's component). */
     if (!s->thick) {
         s->back_floor_distance = s->depth + r + BACK_READ;
         gait_vec3 fb = v3_mad(s->grab, in, s->back_floor_distance);
         fb.y = ly + CLEAR;
         double reach_down = fb.y - (feet.y - q->max_drop);
-        if (ray(&x, fb, v3(0, -reach_down, 0), &hit) && hit.normal.y >= COS_FLOOR) {
+        if (csweep(&x, fb, v3(0, -reach_down, 0), &hit) && !hit.start_solid &&
+            hit.normal.y >= COS_FLOOR) {
             s->back_floor = true;
             s->back_floor_height = hit.point.y - feet.y;
         }
