@@ -398,8 +398,9 @@ bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query 
     s->wall_distance = hit.distance;
     s->landmark = hit.landmark;
     gait_vec3 in = v3_neg(n2);
-    gait_vec3 t = v3(in.z, 0, -in.x); /* along the edge: to the body's left seen facing `in`... */
-    t = v3_neg(t);                    /* ... flipped so a (at -t) is left, b (at +t) is right */
+    /* along the edge, to the body's right as it faces `in` (facing +z, right is -x as in
+     * body.c): ledge_a lies to the left (-t), ledge_b to the right (+t) */
+    gait_vec3 t = v3(-in.z, 0, in.x);
 
     /* 2. the ledge: a trace down from above the highest ledge, just beyond the face ... */
     gait_vec3 o = v3_mad(hit.point, in, LEDGE_IN);
