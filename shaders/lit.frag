@@ -1,7 +1,6 @@
 #version 330 core
-// Everything is lit per vertex (lit.vert): the pixel only takes the colour.
-in vec3 v_pos;
-in vec3 v_normal;
+// Everything is lit per vertex (lit.vert): the pixel only takes the colour. (lit.vert's v_pos
+// and v_normal are for water.frag; not declared here, so nothing interpolates them.)
 in vec4 v_color;
 
 uniform vec4 u_tint;          // a is the output alpha
