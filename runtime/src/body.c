@@ -127,6 +127,15 @@ static bool terrain_at(const gait__mover *m, double x, double z, double *h, gait
 
 static gait_vec3 horizontal(gait_vec3 v) { return v3(v.x, 0, v.z); }
 
+/* The feet never end below the terrain: a push-out (a low ceiling) or a body leaning on a cliff
+ * must not sink them into the height function's ground. */
+static gait_vec3 above_terrain(const gait__mover *m, gait_vec3 p) {
+    double h;
+    gait_vec3 n;
+    if (terrain_at(m, p.x, p.z, &h, &n) && p.y < h) p.y = h;
+    return p;
+}
+
 static bool is_floor(const gait__mover *m, gait_vec3 n) { return n.y >= m->cos_walkable; }
 static bool is_ceiling(gait_vec3 n) { return n.y <= -COS_CEILING; }
 
@@ -521,7 +530,7 @@ void gait__mover_step(const gait__mover *m, gait__mover_state *st, gait_vec3 vel
     memset(&pi, 0, sizeof pi);
     /* no cast met a landmark: the move cannot have entered one (a start inside one is met by
      * the next step's first cast, which then pushes out) */
-    if (r.touched) st->feet = push_out(m, st->feet, &pi);
+    if (r.touched) st->feet = above_terrain(m, push_out(m, st->feet, &pi));
     if (pi.floor && r.vel.y <= 0) r.grounded = true;
     st->grounded = r.grounded;
     st->ground_normal = r.grounded ? r.ground_normal : UP;
@@ -577,7 +586,7 @@ static void write_contact(gait__character *ch, const gait__mover *m, const gait_
         c->submersion = surface - ch->position.y;
     } else {
         c->water_depth = 0;
-        c->submersion = -INFINITY;
+        c->submersion = 0; /* dry: "<= 0 above it or dry" (locomotion.h), and finite */
     }
     c->wall = r->wall;
     c->wall_ahead = r->wall && wall_ahead;
@@ -711,7 +720,8 @@ static gait_vec3 climb_terrain(const gait__mover *m, gait_vec3 feet, gait_vec3 v
     r->wall_terrain = true;
     r->wall_normal = n1;
     gait_vec3 c1 = v3_mad(p1, n1, m->radius);
-    gait_vec3 target = v3(c1.x, c1.y - m->radius, c1.z);
+    /* at a cliff's foot the sphere on the face would put the feet under the ground below */
+    gait_vec3 target = above_terrain(m, v3(c1.x, c1.y - m->radius, c1.z));
     /* landmarks still stop the body on a cliff */
     slide_info si;
     return slide(m, feet, v3_sub(target, feet), false, false, &si);
@@ -849,7 +859,8 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
     memset(&pi, 0, sizeof pi);
     /* walking and flying push out only when a cast says they may overlap (as the mover's step
      * does); on a wall and in water every step */
-    if (r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s))) feet = push_out(&m, feet, &pi);
+    if (r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s)))
+        feet = above_terrain(&m, push_out(&m, feet, &pi));
     merge_push(&r, &pi, may_land && !gait_state_on_wall(s));
     if (pi.ceiling && b->vel.y > 0) b->vel.y = 0;
 
