@@ -3,7 +3,8 @@
 # Run as root, or as a user with sudo. Non-interactive.
 set -eu
 PKGS="build-essential pkg-config libluajit-5.1-dev luajit libcglm-dev libstb-dev libglfw3-dev \
-python3-glad libassimp-dev xvfb xauth x11-utils xdotool imagemagick libgl1-mesa-dri libegl1"
+python3-glad libassimp-dev xvfb xauth x11-utils xdotool imagemagick libgl1-mesa-dri libegl1 \
+valgrind"
 
 missing=""
 for p in $PKGS; do

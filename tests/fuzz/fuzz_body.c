@@ -1,0 +1,891 @@
+/* fuzz_body — random worlds, random input streams, invariants after every step.
+ *
+ * A case is a seed: it makes a world (a random heightfield; boxes, ramps, stairs, thin plates,
+ * acute wedges, corners, overlapping clusters, low ceilings, poles; water regions), 1..8
+ * characters with random body types and stamina, and a stream of frames at 20..300 fps (each
+ * frame's seconds and every character's gait_input: moves, walk/crouch switches, jumps,
+ * sprints, drops, attacks, looks). The frames run through gait_world_update, the host's path.
+ *
+ * After every fixed step, for every character (SPEC §1-§5):
+ *   - no NaN anywhere in gait_character_info, no Inf except the two fields documented to be
+ *     +INFINITY (height_above_ground with nothing below, water_depth with no terrain);
+ *   - the capsule (radius and height from the body type's numbers, the crouch height while
+ *     crouched, feet = position) overlaps no landmark deeper than PEN_TOL;
+ *   - the feet are never below the terrain height by more than PEN_TOL;
+ *   - stamina in [0, max];
+ *   - the state change is an edge of SPEC §2 (gait_locomotion_is_edge), and previous_state is
+ *     the state the last step left;
+ *   - every press fed is read by exactly one step: the first step after it reads all the held
+ *     presses (presses_read), any later step of the same frame reads none, a frame that runs no
+ *     step keeps them (gait_character_held_presses).
+ * A frame that runs several steps is checked step by step on a shadow world: the state is
+ * snapshotted before the frame, restored into the shadow (same geometry) and stepped one step
+ * at a time; the shadow must end bit-identical to the real world (a determinism check too).
+ *
+ * PEN_TOL = 2 cm. The body stops sweeps 2 mm short of a surface and pushes out 1 mm beyond a
+ * contact; a climbing body is pressed 5 cm into a landmark wall during its move and pushed back
+ * out before the step ends. So an honest body ends each step at or outside the surface, give or
+ * take millimetres of float and iteration residue; 2 cm is ten times that residue and a tenth of
+ * what a player could see against a 0.3 m capsule. The terrain is read through its height
+ * function (the feet stand exactly on it), and on a slope the bottom sphere dips r(1 - cos a)
+ * into the terrain's triangles by design, so the terrain is checked by height, not by overlap.
+ *
+ * A failure is minimised (frames after it cut; characters, then shapes dropped one at a time
+ * while it still fails the same way) and saved as a replay (gait/replay.h) whose meta holds the
+ * seed, the kept shapes and the characters' spawns; `fuzz_body --replay FILE` re-runs it.
+ *
+ * Modes:
+ *   test_fuzz_body                 (make test) FUZZ_SECONDS of fuzzing (default 3), then every
+ *                                  tests/replays/ *.replay must pass; "N passed, N failed"
+ *   fuzz_body --seconds N          (make fuzz) a long run with a progress line every 5 s
+ *   fuzz_body --seed S [--cases K] the cases S .. S+K-1
+ *   fuzz_body --replay FILE...     re-run replays, print the state hash of each */
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gait/gait.h"
+#include "gait/replay.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define PEN_TOL 0.02          /* m, see above */
+#define MAX_SHAPES 40
+#define MAX_CHARS 8
+#define MAX_FRAMES 1800
+#define AREA 22.0             /* m: shapes and characters within [-AREA, AREA]^2 */
+#define MAX_TRIS 2048
+
+/* ---- random numbers: splitmix64, one stream per purpose so dropping a shape or a character
+ * leaves the others as they were ---------------------------------------------------------- */
+
+typedef struct rng { uint64_t s; } rng;
+static uint64_t rnext(rng *r) {
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double runi(rng *r, double lo, double hi) {
+    return lo + (hi - lo) * ((double)(rnext(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+static int rint_(rng *r, int lo, int hi) { return lo + (int)(rnext(r) % (uint64_t)(hi - lo + 1)); }
+static bool rchance(rng *r, double p) { return runi(r, 0, 1) < p; }
+static rng stream(uint64_t seed, uint64_t purpose) {
+    rng r = {seed * 0x2545F4914F6CDD1Dull ^ (purpose + 1) * 0x9E3779B97F4A7C15ull};
+    rnext(&r);
+    return r;
+}
+
+/* ---- the case ------------------------------------------------------------------------------ */
+
+typedef struct spawn {
+    double x, y, z, yaw;
+    int body_type;
+    double stamina_max, stamina_start;
+} spawn;
+
+typedef struct fuzz_case {
+    uint64_t seed;
+    int shape_count;
+    bool keep_shape[MAX_SHAPES];
+    int char_count;
+    spawn spawns[MAX_CHARS];
+    int frame_count;
+    double *dt;                /* [frame] */
+    gait_input *in;            /* [frame * MAX_CHARS + character] */
+} fuzz_case;
+
+typedef struct failure {
+    bool failed;
+    int frame, step, character;
+    char kind[32];
+    char msg[400];
+} failure;
+
+typedef struct stats {
+    uint64_t steps, char_steps, frames, cases, failures;
+    double max_pen;            /* deepest landmark overlap seen (m) */
+    double max_below;          /* deepest the feet were below the terrain (m) */
+} stats;
+
+/* ---- world building ------------------------------------------------------------------------ */
+
+typedef struct mesh { float v[MAX_TRIS * 9]; int n; } mesh;
+
+static void tri(mesh *m, const double *a, const double *b, const double *c) {
+    if (m->n >= MAX_TRIS) return;
+    float *o = m->v + m->n * 9;
+    for (int k = 0; k < 3; k++) { o[k] = (float)a[k]; o[3 + k] = (float)b[k]; o[6 + k] = (float)c[k]; }
+    m->n++;
+}
+static void quad(mesh *m, const double *a, const double *b, const double *c, const double *d) {
+    tri(m, a, b, c);
+    tri(m, a, c, d);
+}
+
+/* A point p (local) rotated by yaw about y, then by tilt about x, and moved to o. */
+typedef struct xform { double o[3], yaw, tilt; } xform;
+static void xf(const xform *t, const double *p, double *out) {
+    double cy = cos(t->yaw), sy = sin(t->yaw), ct = cos(t->tilt), st = sin(t->tilt);
+    double y1 = p[1] * ct - p[2] * st, z1 = p[1] * st + p[2] * ct;
+    out[0] = t->o[0] + p[0] * cy + z1 * sy;
+    out[1] = t->o[1] + y1;
+    out[2] = t->o[2] - p[0] * sy + z1 * cy;
+}
+
+static void box(mesh *m, const xform *t, double x0, double y0, double z0, double x1, double y1,
+                double z1) {
+    double c[8][3];
+    for (int k = 0; k < 8; k++) {
+        double p[3] = {(k & 1) ? x1 : x0, (k & 2) ? y1 : y0, (k & 4) ? z1 : z0};
+        xf(t, p, c[k]);
+    }
+    static const int q[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+    for (int f = 0; f < 6; f++) quad(m, c[q[f][0]], c[q[f][1]], c[q[f][2]], c[q[f][3]]);
+}
+
+static double terrain_h(const gait_collider *c, double x, double z) {
+    double h = 0;
+    return gait_terrain_sample(c, x, z, &h, NULL) ? h : 0;
+}
+
+static const char *const shape_names[] = {"box", "ramp", "stairs", "plate", "wedge", "corner",
+                                          "cluster", "ceiling", "pole"};
+
+/* Shape i of the seed's world, into m; returns its kind. */
+static int make_shape(uint64_t seed, int i, const gait_collider *c, mesh *m) {
+    rng r = stream(seed, 100 + (uint64_t)i);
+    m->n = 0;
+    int kind = rint_(&r, 0, 8);
+    xform t;
+    t.o[0] = runi(&r, -AREA, AREA);
+    t.o[2] = runi(&r, -AREA, AREA);
+    t.o[1] = terrain_h(c, t.o[0], t.o[2]) - runi(&r, 0, 0.5);
+    t.yaw = rchance(&r, 0.5) ? 0 : runi(&r, -M_PI, M_PI);
+    t.tilt = 0;
+    switch (kind) {
+    case 0: { /* a box, sometimes floating */
+        double hx = runi(&r, 0.05, 3), hy = runi(&r, 0.05, 2.5), hz = runi(&r, 0.05, 3);
+        if (rchance(&r, 0.3)) t.o[1] += runi(&r, 0.5, 4);
+        box(m, &t, -hx, 0, -hz, hx, 2 * hy, hz);
+        break;
+    }
+    case 1: { /* a ramp: a closed triangular prism rising along +z */
+        double len = runi(&r, 1, 6), w = runi(&r, 0.5, 3), ang = runi(&r, 5, 80) * M_PI / 180;
+        double h = fmin(len * tan(ang), 8);
+        double p[6][3] = {{-w, 0, 0}, {w, 0, 0}, {-w, 0, len}, {w, 0, len}, {-w, h, len}, {w, h, len}};
+        double q[6][3];
+        for (int k = 0; k < 6; k++) xf(&t, p[k], q[k]);
+        quad(m, q[0], q[2], q[3], q[1]);         /* bottom */
+        quad(m, q[0], q[1], q[5], q[4]);         /* slope */
+        quad(m, q[2], q[4], q[5], q[3]);         /* back */
+        tri(m, q[0], q[4], q[2]);                /* sides */
+        tri(m, q[1], q[3], q[5]);
+        break;
+    }
+    case 2: { /* stairs: overlapping boxes in one mesh */
+        int n = rint_(&r, 2, 10);
+        double rise = runi(&r, 0.05, 0.5), run = runi(&r, 0.12, 0.6), w = runi(&r, 0.4, 2);
+        for (int k = 0; k < n; k++) box(m, &t, -w, 0, k * run, w, (k + 1) * rise, n * run);
+        break;
+    }
+    case 3: { /* a thin plate: a zero-thickness quad at any angle, or 1 cm thick */
+        double a = runi(&r, 0.3, 3), b = runi(&r, 0.3, 3);
+        t.o[1] += runi(&r, 0, 3);
+        t.tilt = runi(&r, -M_PI, M_PI);
+        if (rchance(&r, 0.5)) {
+            double p[4][3] = {{-a, 0, -b}, {a, 0, -b}, {a, 0, b}, {-a, 0, b}}, q[4][3];
+            for (int k = 0; k < 4; k++) xf(&t, p[k], q[k]);
+            quad(m, q[0], q[3], q[2], q[1]);
+        } else {
+            box(m, &t, -a, 0, -b, a, 0.01, b);
+        }
+        break;
+    }
+    case 4: { /* an acute wedge: two plates meeting along an edge at 3..40 degrees */
+        double len = runi(&r, 1, 4), w = runi(&r, 0.5, 3), ang = runi(&r, 3, 40) * M_PI / 180;
+        t.tilt = rchance(&r, 0.5) ? 0 : runi(&r, -M_PI, M_PI);
+        double s = sin(ang), co = cos(ang);
+        double p[6][3] = {{-w, 0, 0}, {w, 0, 0}, {w, 0, len}, {-w, 0, len},
+                          {w, len * s, len * co}, {-w, len * s, len * co}};
+        double q[6][3];
+        for (int k = 0; k < 6; k++) xf(&t, p[k], q[k]);
+        quad(m, q[0], q[3], q[2], q[1]);
+        quad(m, q[0], q[1], q[4], q[5]);
+        break;
+    }
+    case 5: { /* a corner: floor and two walls, square or acute in plan */
+        double s = runi(&r, 1, 4), ang = rchance(&r, 0.5) ? M_PI / 2 : runi(&r, 10, 80) * M_PI / 180;
+        double o[3] = {0, 0, 0}, a[3] = {s, 0, 0}, b[3] = {s * cos(ang), 0, s * sin(ang)};
+        double ah[3] = {s, s, 0}, bh[3] = {b[0], s, b[2]}, oh[3] = {0, s, 0};
+        double q[6][3];
+        const double *p[6] = {o, a, b, ah, bh, oh};
+        for (int k = 0; k < 6; k++) xf(&t, p[k], q[k]);
+        tri(m, q[0], q[2], q[1]);
+        quad(m, q[0], q[1], q[3], q[5]);
+        quad(m, q[0], q[5], q[4], q[2]);
+        break;
+    }
+    case 6: { /* overlapping boxes in one mesh */
+        int n = rint_(&r, 2, 4);
+        for (int k = 0; k < n; k++) {
+            double dx = runi(&r, -1, 1), dz = runi(&r, -1, 1), h = runi(&r, 0.2, 2.5);
+            double hx = runi(&r, 0.2, 1.5), hz = runi(&r, 0.2, 1.5);
+            box(m, &t, dx - hx, 0, dz - hz, dx + hx, h, dz + hz);
+        }
+        break;
+    }
+    case 7: { /* a low ceiling: a slab at 0.8..2.2 m over the ground */
+        double a = runi(&r, 1, 4), b = runi(&r, 1, 4), y = runi(&r, 0.8, 2.2);
+        t.o[1] = terrain_h(c, t.o[0], t.o[2]) + y;
+        box(m, &t, -a, 0, -b, a, runi(&r, 0.01, 0.3), b);
+        break;
+    }
+    default: { /* a thin pole */
+        double w = runi(&r, 0.02, 0.2);
+        box(m, &t, -w, 0, -w, w, runi(&r, 1, 6), w);
+        break;
+    }
+    }
+    return kind;
+}
+
+static void make_terrain(uint64_t seed, gait_collider *c) {
+    rng r = stream(seed, 1);
+    enum { N = 49 };
+    static const int n = N;
+    float h[N * N];
+    double cell = runi(&r, 0.75, 1.5);
+    double a1 = runi(&r, 0, 4), f1 = runi(&r, 0.05, 0.8), f2 = runi(&r, 0.05, 0.8);
+    double p1 = runi(&r, 0, 6), p2 = runi(&r, 0, 6);
+    double terrace = rchance(&r, 0.3) ? runi(&r, 0.2, 2) : 0;
+    double noise = rchance(&r, 0.3) ? runi(&r, 0, 0.5) : 0;
+    double cliff = rchance(&r, 0.3) ? runi(&r, 2, 8) : 0, cliff_at = runi(&r, -10, 10);
+    double spikes = rchance(&r, 0.2) ? 3 : 0;
+    double x0 = -0.5 * (n - 1) * cell;
+    for (int iz = 0; iz < n; iz++)
+        for (int ix = 0; ix < n; ix++) {
+            double x = x0 + ix * cell, z = x0 + iz * cell;
+            double v = a1 * sin(x * f1 + p1) * cos(z * f2 + p2);
+            if (terrace > 0) v = floor(v / terrace) * terrace;
+            if (noise > 0) v += runi(&r, -noise, noise);
+            if (cliff > 0 && x > cliff_at) v += cliff;
+            if (spikes > 0 && rchance(&r, 0.03)) v += runi(&r, 0, spikes);
+            h[iz * n + ix] = (float)v;
+        }
+    gait_heightfield_def hd = {n, n, cell, {x0, 0, x0}, h};
+    gait_collider_set_terrain(c, &hd);
+    int waters = rint_(&r, 0, 3);
+    for (int k = 0; k < waters; k++) {
+        gait_water_region wr;
+        wr.min_x = runi(&r, -AREA, AREA);
+        wr.min_z = runi(&r, -AREA, AREA);
+        wr.max_x = wr.min_x + runi(&r, 2, 20);
+        wr.max_z = wr.min_z + runi(&r, 2, 20);
+        wr.surface = terrain_h(c, 0.5 * (wr.min_x + wr.max_x), 0.5 * (wr.min_z + wr.max_z)) +
+                     runi(&r, -1, 3);
+        gait_collider_add_water(c, &wr, NULL);
+    }
+    if (rchance(&r, 0.15)) gait_collider_set_sea_level(c, runi(&r, -2, 2));
+}
+
+static gait_world *build_world(const fuzz_case *fc) {
+    gait_world_def wd = gait_default_world_def();
+    wd.max_characters = fc->char_count > 0 ? fc->char_count : 1;
+    gait_world *w = gait_world_create(&wd);
+    if (!w) return NULL;
+    gait_collider *c = gait_world_collider(w);
+    make_terrain(fc->seed, c);
+    mesh *m = malloc(sizeof *m); /* 74 KB: too big for the stack under ASan's redzones */
+    for (int i = 0; m && i < fc->shape_count; i++) {
+        int kind = make_shape(fc->seed, i, c, m);
+        if (!fc->keep_shape[i] || m->n == 0) continue;
+        gait_mesh_def md;
+        memset(&md, 0, sizeof md);
+        md.positions = m->v;
+        md.vertex_count = m->n * 3;
+        md.triangle_count = m->n;
+        md.name = shape_names[kind];
+        gait_collider_add_landmark(c, &md, NULL); /* a fully degenerate mesh is refused: fine */
+    }
+    free(m);
+    return w;
+}
+
+static bool spawn_chars(gait_world *w, const fuzz_case *fc, gait_character_id *ids) {
+    for (int i = 0; i < fc->char_count; i++) {
+        const spawn *s = &fc->spawns[i];
+        gait_character_def cd = gait_default_character_def();
+        cd.position = (gait_vec3){s->x, s->y, s->z};
+        cd.yaw = s->yaw;
+        cd.body_type = (gait_body_type)s->body_type;
+        cd.stamina.max = s->stamina_max;
+        cd.stamina.start = s->stamina_start;
+        if (gait_character_create(w, &cd, &ids[i]) != GAIT_OK) return false;
+    }
+    return true;
+}
+
+/* ---- generating a case --------------------------------------------------------------------- */
+
+static void case_free(fuzz_case *fc) {
+    free(fc->dt);
+    free(fc->in);
+    fc->dt = NULL;
+    fc->in = NULL;
+}
+
+static void case_alloc(fuzz_case *fc, int frames) {
+    fc->frame_count = frames;
+    fc->dt = calloc((size_t)(frames > 0 ? frames : 1), sizeof *fc->dt);
+    fc->in = calloc((size_t)(frames > 0 ? frames : 1) * MAX_CHARS, sizeof *fc->in);
+    if (!fc->dt || !fc->in) {
+        fprintf(stderr, "fuzz_body: out of memory\n");
+        exit(2);
+    }
+}
+
+static void make_case(uint64_t seed, fuzz_case *fc) {
+    memset(fc, 0, sizeof *fc);
+    fc->seed = seed;
+    rng r = stream(seed, 2);
+    fc->shape_count = rint_(&r, 0, MAX_SHAPES);
+    for (int i = 0; i < fc->shape_count; i++) fc->keep_shape[i] = true;
+    fc->char_count = rint_(&r, 1, MAX_CHARS);
+    case_alloc(fc, rint_(&r, 200, MAX_FRAMES));
+    /* spawns: clear of every landmark, over the highest surface below */
+    gait_world *w = build_world(fc);
+    for (int i = 0; i < fc->char_count; i++) {
+        rng cr = stream(seed, 1000 + (uint64_t)i);
+        spawn *s = &fc->spawns[i];
+        s->body_type = rint_(&cr, 0, GAIT_BODY_TYPE_COUNT - 1);
+        s->stamina_max = rchance(&cr, 0.5) ? 100 : runi(&cr, 20, 240);
+        s->stamina_start = rchance(&cr, 0.5) ? s->stamina_max : runi(&cr, 0, s->stamina_max);
+        s->yaw = runi(&cr, -M_PI, M_PI);
+        const gait_locomotion *num = gait_world_locomotion(w, (gait_body_type)s->body_type);
+        for (int tries = 0; tries < 40; tries++) {
+            s->x = runi(&cr, -AREA, AREA);
+            s->z = runi(&cr, -AREA, AREA);
+            gait_hit hit;
+            double top = terrain_h(gait_world_collider_const(w), s->x, s->z);
+            if (gait_collider_ray_cast(gait_world_collider_const(w), (gait_vec3){s->x, 100, s->z},
+                                       (gait_vec3){0, -200, 0}, NULL, &hit))
+                top = hit.point.y;
+            s->y = top + 0.05 + (rchance(&cr, 0.3) ? runi(&cr, 0, 12) : 0);
+            gait_capsule cap = {{s->x, s->y + num->capsule_radius, s->z},
+                                {s->x, s->y + num->capsule_height - num->capsule_radius, s->z},
+                                num->capsule_radius + 0.05};
+            gait_filter f;
+            memset(&f, 0, sizeof f);
+            f.skip_terrain = true;
+            gait_contact_point cp;
+            if (gait_collider_capsule_overlap(gait_world_collider_const(w), &cap, &f, &cp, 1, NULL) == 0)
+                break;
+        }
+    }
+    gait_world_destroy(w);
+    /* the input stream: a move that wanders, presses at rates per second, frame rates that
+     * change every second or so */
+    double fps = runi(&r, 20, 300);
+    for (int k = 0; k < fc->frame_count; k++) {
+        if (rchance(&r, 0.02)) fps = runi(&r, 20, 300);
+        fc->dt[k] = (1.0 / fps) * runi(&r, 0.9, 1.1);
+    }
+    for (int i = 0; i < fc->char_count; i++) {
+        rng cr = stream(seed, 2000 + (uint64_t)i);
+        double dir = runi(&cr, -M_PI, M_PI), mag = 1;
+        bool moving = true, sprint_held = false;
+        for (int k = 0; k < fc->frame_count; k++) {
+            double dt = fc->dt[k];
+            gait_input *in = &fc->in[k * MAX_CHARS + i];
+            if (rchance(&cr, 0.8 * dt)) moving = !moving;
+            if (rchance(&cr, 1.5 * dt)) dir = runi(&cr, -M_PI, M_PI);
+            if (rchance(&cr, 0.5 * dt)) mag = rchance(&cr, 0.7) ? 1 : runi(&cr, 0, 1);
+            if (rchance(&cr, 0.4 * dt)) sprint_held = !sprint_held;
+            if (moving) {
+                in->move_x = mag * sin(dir);
+                in->move_y = mag * cos(dir);
+            }
+            if (rchance(&cr, 0.002)) in->move_x = runi(&cr, -3, 3); /* out of range: clamped */
+            in->look_yaw = rchance(&cr, 0.1) ? runi(&cr, -0.3, 0.3) : 0;
+            in->look_pitch = rchance(&cr, 0.02) ? runi(&cr, -0.2, 0.2) : 0;
+            in->look_zoom = rchance(&cr, 0.01) ? runi(&cr, -1, 1) : 0;
+            if (sprint_held) in->held |= GAIT_BUTTON_SPRINT;
+            if (rchance(&cr, 0.3 * dt)) in->held |= GAIT_BUTTON_JUMP | GAIT_BUTTON_ATTACK;
+            static const double rate[8] = {1.2, 0.6, 0.25, 0.5, 0.1, 0.1, 0.05, 0.08};
+            for (int b = 0; b < 8; b++)
+                if (rchance(&cr, rate[b] * dt)) in->pressed |= 1u << b;
+            if (rchance(&cr, 0.001)) in->pressed |= 0xFFFFFF00u; /* bits no button has */
+        }
+    }
+}
+
+/* ---- running a case with the checks ---------------------------------------------------------- */
+
+static void failf(failure *f, int frame, int step, int ch, const char *kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void failf(failure *f, int frame, int step, int ch, const char *kind, const char *fmt, ...) {
+    if (f->failed) return;
+    f->failed = true;
+    f->frame = frame;
+    f->step = step;
+    f->character = ch;
+    snprintf(f->kind, sizeof f->kind, "%s", kind);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+    va_end(ap);
+}
+
+static bool finite_or_inf(double v) { return !isnan(v) && v != -INFINITY; }
+
+/* The checks on one character after one step. expect: the presses this step must read. */
+static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expect, gait_state *last,
+                       int frame, int step, failure *f, stats *st) {
+    gait_character_info info;
+    if (gait_character_info_get(w, id, &info) != GAIT_OK) {
+        failf(f, frame, step, c, "stale", "character %d is gone", c);
+        return;
+    }
+    const gait_contact *ct = &info.contact;
+    double fin[] = {info.position.x, info.position.y, info.position.z, info.velocity.x,
+                    info.velocity.y, info.velocity.z, info.yaw, info.camera_yaw, info.phase.seconds,
+                    ct->submersion, info.stamina, info.stamina_max, info.action_seconds_left,
+                    info.return_point.x, info.return_point.y, info.return_point.z};
+    for (size_t k = 0; k < sizeof fin / sizeof fin[0]; k++)
+        if (!isfinite(fin[k])) {
+            failf(f, frame, step, c, "nan", "field %zu of the info is %g (state %s)", k, fin[k],
+                  gait_state_name(info.phase.state));
+            return;
+        }
+    if (!finite_or_inf(ct->height_above_ground) || !finite_or_inf(ct->water_depth)) {
+        failf(f, frame, step, c, "nan", "contact height %g / water depth %g", ct->height_above_ground,
+              ct->water_depth);
+        return;
+    }
+    if (!(info.stamina >= 0 && info.stamina <= info.stamina_max)) {
+        failf(f, frame, step, c, "stamina", "stamina %.17g outside [0, %g]", info.stamina,
+              info.stamina_max);
+        return;
+    }
+    if (info.previous_state != *last) {
+        failf(f, frame, step, c, "edge", "previous_state %s but the last step left %s",
+              gait_state_name(info.previous_state), gait_state_name(*last));
+        return;
+    }
+    if (!gait_locomotion_is_edge(info.previous_state, info.phase.state)) {
+        failf(f, frame, step, c, "edge", "%s -> %s is not an edge of SPEC 2",
+              gait_state_name(info.previous_state), gait_state_name(info.phase.state));
+        return;
+    }
+    *last = info.phase.state;
+    uint32_t held = 0;
+    gait_character_held_presses(w, id, &held);
+    if (info.presses_read != (expect & GAIT_BUTTON_ALL) || held != 0) {
+        failf(f, frame, step, c, "press", "step read presses 0x%x, wanted 0x%x (still held 0x%x)",
+              info.presses_read, expect & GAIT_BUTTON_ALL, held);
+        return;
+    }
+    const gait_collider *col = gait_world_collider_const(w);
+    double ground;
+    if (gait_terrain_sample(col, info.position.x, info.position.z, &ground, NULL)) {
+        double below = ground - info.position.y;
+        if (below > st->max_below) st->max_below = below;
+        if (below > PEN_TOL) {
+            failf(f, frame, step, c, "below_terrain", "feet %.4f m below the terrain (state %s)",
+                  below, gait_state_name(info.phase.state));
+            return;
+        }
+    }
+    const gait_locomotion *num = gait_world_locomotion(w, info.body_type);
+    double r = num->capsule_radius;
+    double h = info.phase.state == GAIT_STATE_CROUCH ? num->crouch_height : num->capsule_height;
+    gait_capsule cap = {{info.position.x, info.position.y + r, info.position.z},
+                        {info.position.x, info.position.y + h - r, info.position.z}, r};
+    gait_filter fl;
+    memset(&fl, 0, sizeof fl);
+    fl.skip_terrain = true;
+    gait_contact_point cp[8];
+    int n = gait_collider_capsule_overlap(col, &cap, &fl, cp, 8, NULL);
+    double deepest = 0;
+    for (int k = 0; k < n; k++) if (cp[k].depth > deepest) deepest = cp[k].depth;
+    if (deepest > st->max_pen) st->max_pen = deepest;
+    if (n < 0 || deepest > PEN_TOL)
+        failf(f, frame, step, c, "overlap", "capsule %.4f m inside a landmark (state %s, from %s, "
+              "feet %.3f %.3f %.3f)", deepest, gait_state_name(info.phase.state),
+              gait_state_name(info.previous_state), info.position.x, info.position.y,
+              info.position.z);
+}
+
+typedef struct runner {
+    gait_world *w, *shadow;
+    gait_character_id ids[MAX_CHARS];
+    unsigned char *snap;
+    size_t snap_size;
+} runner;
+
+/* Runs frames [0, frames) of the case (inputs from the case, or from a player when given),
+ * recording into rec when given. Returns the state hash at the end. */
+static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *player,
+                         gait_replay_recorder *rec, failure *f, stats *st) {
+    memset(f, 0, sizeof *f);
+    runner rn;
+    memset(&rn, 0, sizeof rn);
+    rn.w = build_world(fc);
+    rn.shadow = build_world(fc);
+    if (!rn.w || !rn.shadow || !spawn_chars(rn.w, fc, rn.ids) || !spawn_chars(rn.shadow, fc, rn.ids)) {
+        failf(f, 0, 0, 0, "setup", "could not build the world or spawn: %s",
+              rn.w ? gait_world_last_error(rn.w) : "no world");
+        gait_world_destroy(rn.w);
+        gait_world_destroy(rn.shadow);
+        return 0;
+    }
+    rn.snap_size = gait_world_snapshot_size(rn.w);
+    rn.snap = malloc(rn.snap_size);
+    if (rec)
+        for (int c = 0; c < fc->char_count; c++) gait_replay_recorder_add_character(rec, rn.ids[c]);
+    uint32_t pending[MAX_CHARS] = {0};
+    gait_state last[MAX_CHARS];
+    for (int c = 0; c < fc->char_count; c++) last[c] = GAIT_STATE_IDLE;
+    for (int k = 0; k < frames && !f->failed; k++) {
+        double dt;
+        if (player) {
+            /* the replay's inputs; the presses fed are what the replay gives */
+            int before = gait_replay_player_frame_index(player);
+            uint32_t held_before[MAX_CHARS];
+            for (int c = 0; c < fc->char_count; c++) gait_character_held_presses(rn.w, rn.ids[c], &held_before[c]);
+            if (gait_replay_player_next(player, rn.w, &dt) != GAIT_OK) {
+                failf(f, k, 0, 0, "replay", "%s", gait_replay_player_last_error(player));
+                break;
+            }
+            (void)before;
+            for (int c = 0; c < fc->char_count; c++) {
+                uint32_t held = 0;
+                gait_character_held_presses(rn.w, rn.ids[c], &held);
+                pending[c] |= held & ~held_before[c];
+            }
+        } else {
+            dt = fc->dt[k];
+            for (int c = 0; c < fc->char_count; c++) {
+                const gait_input *in = &fc->in[k * MAX_CHARS + c];
+                gait_character_set_input(rn.w, rn.ids[c], in);
+                if (rec) gait_replay_recorder_input(rec, rn.ids[c], in);
+                pending[c] |= in->pressed & GAIT_BUTTON_ALL;
+            }
+        }
+        gait_clock probe = *gait_world_clock(rn.w);
+        int due = 0;
+        gait_clock_advance(&probe, dt, &due);
+        if (due >= 2) gait_world_snapshot_save(rn.w, rn.snap, rn.snap_size, NULL);
+        int ran = 0;
+        gait_world_update(rn.w, dt, &ran);
+        if (rec) gait_replay_recorder_end_frame(rec, dt);
+        st->frames++;
+        st->steps += (uint64_t)ran;
+        st->char_steps += (uint64_t)ran * (uint64_t)fc->char_count;
+        if (ran != due) {
+            failf(f, k, 0, 0, "clock", "the frame ran %d steps, the clock said %d", ran, due);
+            break;
+        }
+        if (ran == 0) {
+            for (int c = 0; c < fc->char_count; c++) {
+                uint32_t held = 0;
+                gait_character_held_presses(rn.w, rn.ids[c], &held);
+                if (held != pending[c])
+                    failf(f, k, 0, c, "press", "a frame with no step holds 0x%x, fed 0x%x", held,
+                          pending[c]);
+            }
+            continue;
+        }
+        if (ran == 1) {
+            for (int c = 0; c < fc->char_count; c++)
+                check_char(rn.w, rn.ids[c], c, pending[c], &last[c], k, 1, f, st);
+        } else {
+            gait_world_snapshot_restore(rn.shadow, rn.snap, rn.snap_size);
+            for (int s = 1; s <= ran && !f->failed; s++) {
+                gait_world_step(rn.shadow);
+                for (int c = 0; c < fc->char_count; c++)
+                    check_char(rn.shadow, rn.ids[c], c, s == 1 ? pending[c] : 0, &last[c], k, s, f, st);
+            }
+            for (int c = 0; c < fc->char_count && !f->failed; c++) {
+                gait_character_info a, b;
+                gait_character_info_get(rn.w, rn.ids[c], &a);
+                gait_character_info_get(rn.shadow, rn.ids[c], &b);
+                if (memcmp(&a.position, &b.position, sizeof a.position) != 0 ||
+                    memcmp(&a.velocity, &b.velocity, sizeof a.velocity) != 0 ||
+                    a.phase.state != b.phase.state || a.stamina != b.stamina)
+                    failf(f, k, ran, c, "determinism", "stepping one by one from a snapshot gave "
+                          "another state than the frame (%.17g vs %.17g)", a.position.y, b.position.y);
+            }
+        }
+        for (int c = 0; c < fc->char_count; c++) pending[c] = 0;
+    }
+    uint64_t hash = gait_world_state_hash(rn.w);
+    free(rn.snap);
+    gait_world_destroy(rn.w);
+    gait_world_destroy(rn.shadow);
+    return hash;
+}
+
+/* ---- minimising and saving ------------------------------------------------------------------- */
+
+static bool same_failure(const fuzz_case *fc, const failure *want, stats *st) {
+    failure f;
+    run_case(fc, fc->frame_count, NULL, NULL, &f, st);
+    return f.failed && strcmp(f.kind, want->kind) == 0;
+}
+
+static void drop_char(fuzz_case *fc, int i) {
+    for (int c = i; c + 1 < fc->char_count; c++) {
+        fc->spawns[c] = fc->spawns[c + 1];
+        for (int k = 0; k < fc->frame_count; k++)
+            fc->in[k * MAX_CHARS + c] = fc->in[k * MAX_CHARS + c + 1];
+    }
+    fc->char_count--;
+    for (int k = 0; k < fc->frame_count; k++) memset(&fc->in[k * MAX_CHARS + fc->char_count], 0, sizeof(gait_input));
+}
+
+static void minimise(fuzz_case *fc, failure *f, stats *st) {
+    fc->frame_count = f->frame + 1;
+    for (int i = fc->char_count - 1; i >= 0 && fc->char_count > 1; i--) {
+        fuzz_case t = *fc;
+        t.dt = malloc(sizeof *t.dt * (size_t)fc->frame_count);
+        t.in = malloc(sizeof *t.in * (size_t)fc->frame_count * MAX_CHARS);
+        memcpy(t.dt, fc->dt, sizeof *t.dt * (size_t)fc->frame_count);
+        memcpy(t.in, fc->in, sizeof *t.in * (size_t)fc->frame_count * MAX_CHARS);
+        drop_char(&t, i);
+        if (same_failure(&t, f, st)) {
+            case_free(fc);
+            *fc = t;
+        } else {
+            case_free(&t);
+        }
+    }
+    for (int i = 0; i < fc->shape_count; i++) {
+        if (!fc->keep_shape[i]) continue;
+        fc->keep_shape[i] = false;
+        if (!same_failure(fc, f, st)) fc->keep_shape[i] = true;
+    }
+    /* the failure as the minimised case shows it */
+    run_case(fc, fc->frame_count, NULL, NULL, f, st);
+    if (f->failed) fc->frame_count = f->frame + 1;
+}
+
+static void save_replay(const fuzz_case *fc, const failure *f, const char *path, stats *st) {
+    char name[128], buf[512];
+    snprintf(name, sizeof name, "fuzz_body seed=%llu", (unsigned long long)fc->seed);
+    gait_replay_recorder *rec = gait_replay_recorder_create(NULL, name);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)fc->seed);
+    gait_replay_recorder_set_meta(rec, "seed", buf);
+    int o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < fc->shape_count && o < (int)sizeof buf - 8; i++)
+        if (fc->keep_shape[i]) o += snprintf(buf + o, sizeof buf - (size_t)o, "%s%d", o ? "," : "", i);
+    gait_replay_recorder_set_meta(rec, "shapes", o ? buf : "-");
+    snprintf(buf, sizeof buf, "%d", fc->shape_count);
+    gait_replay_recorder_set_meta(rec, "shape_count", buf);
+    for (int c = 0; c < fc->char_count; c++) {
+        const spawn *s = &fc->spawns[c];
+        char key[32];
+        snprintf(key, sizeof key, "spawn%d", c + 1);
+        snprintf(buf, sizeof buf, "%a %a %a %a %d %a %a", s->x, s->y, s->z, s->yaw, s->body_type,
+                 s->stamina_max, s->stamina_start);
+        gait_replay_recorder_set_meta(rec, key, buf);
+    }
+    snprintf(buf, sizeof buf, "%s at frame %d step %d character %d: %s", f->kind, f->frame + 1,
+             f->step, f->character + 1, f->msg);
+    for (char *p = buf; *p; p++) if (*p == '\n') *p = ' ';
+    gait_replay_recorder_set_meta(rec, "found", buf);
+    failure again;
+    run_case(fc, fc->frame_count, NULL, rec, &again, st);
+    if (gait_replay_recorder_save(rec, path) != GAIT_OK)
+        fprintf(stderr, "fuzz_body: %s\n", gait_replay_recorder_last_error(rec));
+    gait_replay_recorder_destroy(rec);
+}
+
+/* A replay made by save_replay back into a case (inputs come from the player). */
+static bool case_from_replay(gait_replay_player *p, fuzz_case *fc, char *err, size_t cap) {
+    memset(fc, 0, sizeof *fc);
+    const char *seed = gait_replay_player_meta(p, "seed"), *shapes = gait_replay_player_meta(p, "shapes");
+    const char *count = gait_replay_player_meta(p, "shape_count");
+    if (!seed || !shapes || !count) {
+        snprintf(err, cap, "not a fuzz_body replay (meta seed, shapes, shape_count missing)");
+        return false;
+    }
+    fc->seed = strtoull(seed, NULL, 10);
+    fc->shape_count = atoi(count);
+    if (fc->shape_count < 0 || fc->shape_count > MAX_SHAPES) {
+        snprintf(err, cap, "shape_count %d out of range", fc->shape_count);
+        return false;
+    }
+    for (const char *s = shapes; *s && *s != '-';) {
+        int i = (int)strtol(s, (char **)&s, 10);
+        if (i >= 0 && i < fc->shape_count) fc->keep_shape[i] = true;
+        if (*s == ',') s++;
+        else break;
+    }
+    fc->char_count = gait_replay_player_character_count(p);
+    if (fc->char_count < 1 || fc->char_count > MAX_CHARS) {
+        snprintf(err, cap, "%d characters (1..%d)", fc->char_count, MAX_CHARS);
+        return false;
+    }
+    for (int c = 0; c < fc->char_count; c++) {
+        char key[32];
+        snprintf(key, sizeof key, "spawn%d", c + 1);
+        const char *v = gait_replay_player_meta(p, key);
+        spawn *s = &fc->spawns[c];
+        if (!v || sscanf(v, "%la %la %la %la %d %la %la", &s->x, &s->y, &s->z, &s->yaw,
+                         &s->body_type, &s->stamina_max, &s->stamina_start) != 7) {
+            snprintf(err, cap, "meta %s missing or malformed", key);
+            return false;
+        }
+    }
+    fc->frame_count = gait_replay_player_frame_count(p);
+    return true;
+}
+
+static int play_replay(const char *path, stats *st, bool verbose) {
+    char err[600];
+    gait_replay_player *p = NULL;
+    if (gait_replay_player_open(path, NULL, &p, err, sizeof err) != GAIT_OK) {
+        printf("FAIL %s: %s\n", path, err);
+        return 1;
+    }
+    fuzz_case fc;
+    if (!case_from_replay(p, &fc, err, sizeof err)) {
+        printf("FAIL %s: %s\n", path, err);
+        gait_replay_player_destroy(p);
+        return 1;
+    }
+    failure f;
+    uint64_t hash = run_case(&fc, fc.frame_count, p, NULL, &f, st);
+    gait_replay_player_destroy(p);
+    if (f.failed) {
+        printf("FAIL %s: %s at frame %d step %d character %d: %s\n", path, f.kind, f.frame + 1,
+               f.step, f.character + 1, f.msg);
+        return 1;
+    }
+    if (verbose) printf("ok   %s (%d frames, state hash %016llx)\n", path, fc.frame_count,
+                        (unsigned long long)hash);
+    return 0;
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int replay_file(const struct dirent *e) {
+    size_t n = strlen(e->d_name);
+    return n > 7 && strcmp(e->d_name + n - 7, ".replay") == 0;
+}
+
+int main(int argc, char **argv) {
+    double seconds = 3;
+    const char *env = getenv("FUZZ_SECONDS");
+    if (env && atof(env) > 0) seconds = atof(env);
+    uint64_t seed = 1;
+    long cases = -1;
+    const char *out_dir = getenv("FUZZ_OUT") ? getenv("FUZZ_OUT") : "build/fuzz-failures";
+    bool progress = false;
+    stats st;
+    memset(&st, 0, sizeof st);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--replay") == 0) {
+            int bad = 0;
+            for (int k = i + 1; k < argc; k++) bad += play_replay(argv[k], &st, true);
+            printf("%d passed, %d failed\n", argc - i - 1 - bad, bad);
+            return bad ? 1 : 0;
+        } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+            seconds = atof(argv[++i]);
+            progress = true;
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
+            cases = atol(argv[++i]);
+        } else {
+            fprintf(stderr, "usage: fuzz_body [--seconds N] [--seed S] [--cases K] | --replay FILE...\n");
+            return 2;
+        }
+    }
+    if (getenv("FUZZ_SEED")) seed = strtoull(getenv("FUZZ_SEED"), NULL, 10);
+    double t0 = now(), last_report = t0;
+    int passed = 0, failed = 0;
+    for (uint64_t s = seed;; s++) {
+        if (cases >= 0 ? (long)(s - seed) >= cases : now() - t0 >= seconds) break;
+        fuzz_case fc;
+        make_case(s, &fc);
+        failure f;
+        run_case(&fc, fc.frame_count, NULL, NULL, &f, &st);
+        st.cases++;
+        if (f.failed) {
+            st.failures++;
+            failed++;
+            printf("FAIL seed %llu: %s at frame %d step %d character %d: %s\n",
+                   (unsigned long long)s, f.kind, f.frame + 1, f.step, f.character + 1, f.msg);
+            stats scratch = st;
+            minimise(&fc, &f, &scratch);
+            mkdir("build", 0777);
+            mkdir(out_dir, 0777);
+            char path[512];
+            snprintf(path, sizeof path, "%s/seed%llu-%s.replay", out_dir, (unsigned long long)s, f.kind);
+            save_replay(&fc, &f, path, &scratch);
+            int kept = 0;
+            for (int i = 0; i < fc.shape_count; i++) kept += fc.keep_shape[i];
+            printf("  minimised: %d frames, %d characters, %d of %d shapes: %s at frame %d: %s\n"
+                   "  replay: %s\n", fc.frame_count, fc.char_count, kept, fc.shape_count,
+                   f.kind, f.frame + 1, f.msg, path);
+        } else {
+            passed++;
+        }
+        case_free(&fc);
+        fflush(stdout);
+        if (progress && now() - last_report >= 5) {
+            last_report = now();
+            double el = last_report - t0;
+            printf("fuzz: %.0f s, %llu cases, %llu steps (%.0f character-steps/s), %llu failures, "
+                   "deepest overlap %.4f m, deepest below terrain %.4f m\n", el,
+                   (unsigned long long)st.cases, (unsigned long long)st.steps,
+                   (double)st.char_steps / el, (unsigned long long)st.failures, st.max_pen,
+                   st.max_below);
+            fflush(stdout);
+        }
+    }
+    double el = now() - t0;
+    printf("fuzz: %llu cases (seeds %llu..%llu), %llu frames, %llu world steps, %llu character-steps "
+           "in %.1f s = %.0f character-steps/s; invariant failures %llu; deepest landmark overlap "
+           "%.4f m, deepest below terrain %.4f m (tolerance %.2f m)\n",
+           (unsigned long long)st.cases, (unsigned long long)seed,
+           (unsigned long long)(seed + st.cases - 1), (unsigned long long)st.frames,
+           (unsigned long long)st.steps, (unsigned long long)st.char_steps, el,
+           el > 0 ? (double)st.char_steps / el : 0, (unsigned long long)st.failures, st.max_pen,
+           st.max_below, PEN_TOL);
+    /* the regression replays: each was a bug; each must pass now */
+    struct dirent **list = NULL;
+    int n = scandir("tests/replays", &list, replay_file, alphasort);
+    for (int k = 0; k < n; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "tests/replays/%s", list[k]->d_name);
+        if (play_replay(path, &st, true)) failed++;
+        else passed++;
+        free(list[k]);
+    }
+    free(list);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
