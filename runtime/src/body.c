@@ -423,6 +423,7 @@ void gait__mover_walk(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 hve
         gait_vec3 q;
         if (m->step_height > 0 && step_up(m, start, d, p, si.wall_n, &q)) {
             on_terrain = false;
+            r->touched = true; /* three casts placed it by an edge: let the push-out check */
             p = q;
         } else {
             r->wall = true;
@@ -462,8 +463,21 @@ void gait__mover_walk(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 hve
      * feet (the move was cast along the ground's plane): the height function alone answers */
     double cast_y = p.y;
     p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
-    /* the feet lifted by the terrain without a cast: near landmarks, worth a push-out */
-    if (m == m_in && p.y > cast_y + 1e-3) r->touched = true;
+    if (m == m_in && p.y > cast_y + 1e-9) {
+        /* the terrain lifted the feet where no cast went: cast that lift too. Rising ground
+         * under a low ceiling leaves no room for the body: the move is refused, as a wall's is */
+        gait_hit hit;
+        if (sweep(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) {
+            p = start;
+            r->grounded = true;
+            r->steep = false;
+            r->ground_normal = ground_normal;
+            r->ground_height = start.y;
+            r->ceiling = true;
+            r->vel = v3(0, 0, 0);
+            r->touched = hit.start_solid;
+        }
+    }
     *feet_io = p;
 }
 
@@ -495,7 +509,20 @@ void gait__mover_fly(const gait__mover *m_in, gait_vec3 *feet_io, gait_vec3 delt
     double h;
     gait_vec3 tn;
     if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
-        if (m == m_in && h > p.y + 1e-3) r->touched = true; /* lifted without a cast */
+        gait_hit hit;
+        if (m == m_in && h > p.y + 1e-9 && sweep(m, p, v3(0, h - p.y, 0), &hit)) {
+            /* lifted onto the terrain under a landmark with no room: stay where the step began
+             * (over it, the terrain there) and drop the velocity that went in */
+            gait_vec3 s0 = *feet_io;
+            double h0;
+            gait_vec3 tn0;
+            if (terrain_at(m, s0.x, s0.z, &h0, &tn0) && s0.y < h0) s0.y = h0;
+            p = s0;
+            v = v3(0, v.y < 0 ? 0 : v.y, 0);
+            r->touched = hit.start_solid;
+            h = p.y;
+            tn = tn0;
+        }
         p.y = h;
         r->ground_height = h;
         if (is_floor(m, tn)) {
@@ -653,6 +680,16 @@ static gait_vec3 climb_landmark(const gait__mover *m, gait_vec3 feet, gait_vec3 
     if (si.floor) {
         r->grounded = true;
         r->ground_normal = si.floor_n;
+    }
+    /* climbing down onto the terrain at the wall's foot: the height function is the floor */
+    double h;
+    gait_vec3 tn;
+    if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h + 1e-6) {
+        p.y = h;
+        if (is_floor(m, tn)) {
+            r->grounded = true;
+            r->ground_normal = tn;
+        }
     }
     if (si.wall) {
         r->wall = true;
