@@ -62,7 +62,9 @@ typedef struct gait__move_result {
     gait_vec3 wall_normal;       /* unit, out of the wall (3D) */
     bool wall_terrain;           /* that wall is the terrain */
     bool ceiling;                /* touched a ceiling */
-    bool touched;                /* a landmark was met by a cast (the push-out is worth a query) */
+    bool touched;                /* the capsule may overlap a landmark (a cast started inside one,
+                                    a step-up, an uncast terrain lift near landmarks): the
+                                    push-out is worth its query */
     gait_vec3 vel;               /* the velocity after the surfaces clipped it (m/s) */
 } gait__move_result;
 
