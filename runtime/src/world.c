@@ -635,6 +635,10 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
         ch->gate_hook = hook;
         ch->gate_user = gate_user;
         ch->user_data = user_data;
+        /* the body's open-country cache is keyed to this collider's revision: a snapshot from
+         * another world could carry a matching number for other geometry. It is only a
+         * shortcut (results are the same bits either way), so drop it */
+        ch->body.near.valid = false;
         ch->trav.hook = trav_hook;
         ch->trav.hook_user = trav_user;
     }
