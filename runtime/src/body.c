@@ -579,7 +579,9 @@ static double state_speed(const gait_locomotion *n, gait_state s) {
 
 static void body_mover(gait_world *w, const gait__character *ch, const gait_locomotion *num,
                        gait__mover *m) {
-    double height = ch->phase.state == GAIT_STATE_CROUCH ? num->crouch_height : num->capsule_height;
+    /* crouched, or falling from a crouch with no room to stand yet (traverse.c) */
+    bool crouched = ch->phase.state == GAIT_STATE_CROUCH || ch->trav.crouch_air;
+    double height = crouched ? num->crouch_height : num->capsule_height;
     gait__mover_init(m, gait_world_collider_const(w), num->capsule_radius, height, num->step_height,
                      num->max_walk_slope);
 }

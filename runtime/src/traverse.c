@@ -44,7 +44,9 @@
 #define COS_FLOOR 0.7071    /* a floor behind within 45 deg of up */
 
 /* ---- action constants --------------------------------------------------------------------- */
-#define RISE_DIAGONAL 0.1   /* m below the ledge where the rise turns forward through the corner */
+#define RISE_DIAGONAL 0.05  /* m below the ledge where the rise turns forward through the corner
+                               (shallow: the capsule grazes a square corner by under a centimetre;
+                               a bevelled or sloping one is what the latch lets it through) */
 #define LATCH_EPS 0.005     /* m above the ledge at which the latch lets go */
 #define BLOCKED_END 0.2     /* s the path may be blocked before the action ends (falls) */
 #define ACTION_MAX 4.0      /* s an action may last at most */
@@ -556,6 +558,7 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
     out->cooldown = t->cooldown;
     out->auto_crouch = t->auto_crouch;
     out->stand_blocked = t->stand_blocked;
+    out->crouch_air = t->crouch_air;
     return GAIT_OK;
 }
 
@@ -630,6 +633,16 @@ void gait__traverse_pre_gates(gait_world *w, gait__character *ch, const gait_loc
     t->cooldown = t->cooldown > dt ? t->cooldown - dt : 0;
     t->stand_blocked = false;
     gait_state s = ch->phase.state;
+    if (t->crouch_air) {
+        /* a fall begun crouched under a low ceiling: it grows to standing where there is room,
+         * else it lands crouched (the crouch's own check takes over on foot) */
+        if (!gait_state_airborne(s) ||
+            gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius,
+                                        n->crouch_height, n->capsule_height, NULL))
+            t->crouch_air = false;
+        else
+            gi->crouching = true;
+    }
     if (!gait_state_on_foot(s)) {
         t->auto_crouch = t->auto_under = false;
         return;
@@ -709,6 +722,32 @@ static bool plan(gait_world *w, gait_character_id id, gait__character *ch, const
     return true;
 }
 
+/* The ground dropped away under a crouched body beneath a low ceiling: the fall's standing
+ * capsule would start inside the ceiling. The body falls anyway, so the first part of the fall is
+ * taken here, crouched and straight down (a sweep says the way is clear), to the first height
+ * where the standing capsule fits: the fall then starts clear. Up to 0.8 m in 5 cm steps. */
+static void drop_to_standing_room(const gait_collider *col, gait__character *ch,
+                                  const gait_locomotion *n) {
+    double r = n->capsule_radius, ch_h = n->crouch_height, h = n->capsule_height;
+    gait_vec3 p = ch->position;
+    if (gait_traverse_room_to_stand(col, p, r, ch_h, h, NULL)) return;
+    for (int k = 1; k <= 16; k++) {
+        gait_vec3 q = v3(p.x, p.y - 0.05 * k, p.z);
+        if (!gait_traverse_room_to_stand(col, q, r, ch_h, h, NULL)) continue;
+        gait_capsule c = capsule_at(r, ch_h, p);
+        gait_filter none;
+        memset(&none, 0, sizeof none);
+        gait_hit hit;
+        if (!gait_collider_capsule_sweep(col, &c, v3(0, q.y - p.y, 0), &none, &hit)) {
+            double th;
+            gait_vec3 tn;
+            /* not below the terrain either (it is read through its height function) */
+            if (!gait_terrain_sample(col, q.x, q.z, &th, &tn) || q.y >= th) ch->position = q;
+        }
+        return;
+    }
+}
+
 gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__character *ch,
                                 const gait_locomotion *n, const gait_gate_input *gi,
                                 gait_state proposed) {
@@ -742,6 +781,29 @@ gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__chara
         if (!gait_locomotion_is_edge(GAIT_STATE_TRAVERSE, next))
             next = ch->contact.grounded ? GAIT_STATE_IDLE : GAIT_STATE_FALL;
         return next;
+    }
+    /* a crouched body leaves the crouch (and its short capsule) only where it can stand: a jump,
+     * a dash or a climb from under a low ceiling would grow the capsule into it. Falling and
+     * swimming go on (the ground or the water took it; the push-out settles the rest). */
+    if (from == GAIT_STATE_CROUCH && proposed != GAIT_STATE_CROUCH && proposed != GAIT_STATE_FALL &&
+        !gait_state_in_water(proposed) &&
+        !gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius, n->crouch_height,
+                                     n->capsule_height, NULL)) {
+        t->stand_blocked = true;
+        return GAIT_STATE_CROUCH;
+    }
+    if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL &&
+        !gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius, n->crouch_height,
+                                     n->capsule_height, NULL)) {
+        /* ground within a step below (a grounded reading that flickered at an edge): the walk
+         * follows it down crouched; a real drop starts the fall where the body can stand */
+        if (ch->contact.height_above_ground <= n->step_height) {
+            t->stand_blocked = true;
+            return GAIT_STATE_CROUCH;
+        }
+        drop_to_standing_room(w->collider, ch, n);
+        t->crouch_air = !gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius,
+                                                     n->crouch_height, n->capsule_height, NULL);
     }
     /* (a held jump also beats the climb a run into a low fence would start) */
     if (gait_state_on_foot(from) && ch->contact.grounded && from != GAIT_STATE_CROUCH &&
@@ -903,7 +965,7 @@ static void finish_contact(gait_world *w, gait__character *ch, const gait__mover
         c->water_depth = depth;
         c->submersion = surface - ch->position.y;
     } else {
-        c->submersion = -INFINITY;
+        c->submersion = 0; /* dry: as body.c writes it ("<= 0 above it or dry", and finite) */
     }
     b->vel = vel;
     b->on_ground = grounded;

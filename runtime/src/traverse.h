@@ -34,6 +34,9 @@ typedef struct gait__traverse {
     bool auto_under;               /* ... and has since been under it (no room to stand) */
     double auto_seconds;           /* s since the auto crouch began */
     bool stand_blocked;
+    bool crouch_air;               /* fell from a crouch with no room to stand: the body keeps the
+                                      crouched capsule in the air until there is room (body.c's
+                                      body_mover reads it) and lands crouched */
     gait_traverse_hook hook;       /* the host's action hook (not part of the simulation) */
     void *hook_user;
 } gait__traverse;

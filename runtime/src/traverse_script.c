@@ -247,6 +247,7 @@ static int l_ch_traversal(lua_State *L) {
     setnum(L, "cooldown", ti.cooldown);
     setbool(L, "auto_crouch", ti.auto_crouch);
     setbool(L, "stand_blocked", ti.stand_blocked);
+    setbool(L, "crouch_air", ti.crouch_air);
     push_scan(L, &ti.scan);
     lua_setfield(L, -2, "scan");
     return 1;

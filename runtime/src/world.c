@@ -727,7 +727,7 @@ uint64_t gait_world_state_hash(const gait_world *w) {
         h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
         h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
         h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->trav.auto_crouch << 1 |
-                          (uint64_t)ch->trav.auto_under << 2);
+                          (uint64_t)ch->trav.auto_under << 2 | (uint64_t)ch->trav.crouch_air << 3);
     }
     return h;
 }

@@ -250,3 +250,36 @@ TEST(traverse_snapshot_restores_the_action_and_keeps_the_hosts_hook) {
     free(buf);
     gait_world_destroy(w);
 }
+
+TEST(crouch_walks_off_a_ledge_under_a_low_ceiling_falls_and_lands_crouched) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -3, 0, -3, 3, 0.5, 2);     /* a raised floor, 0.5 m: a drop past the step at z = 2 */
+    bw_box(w, -3, 1.6, -3, 3, 1.8, 6);   /* a ceiling at 1.6 m: 1.1 m over the raised floor */
+    gait_character_id id = bw_spawn(w, 0, 0.6, 0, 100);
+    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_CROUCH);
+    gait_world_step(w);
+    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_CROUCH);
+    bool fell = false, air = false;
+    double worst = 0;
+    for (int k = 0; k < 240; k++) {
+        bw_input(w, id, 0, 1, 0, 0);
+        gait_world_step(w);
+        gait_character_info i = bw_info(w, id);
+        gait_traverse_info t;
+        gait_character_traverse_info(w, id, &t);
+        if (i.phase.state == GAIT_STATE_FALL) fell = true;
+        if (t.crouch_air) air = true;
+        bool crouched = i.phase.state == GAIT_STATE_CROUCH || t.crouch_air;
+        double d = overlap_depth(w, i.position, 0.3, crouched ? 1.0 : 1.7);
+        if (d > worst) worst = d;
+        if (i.position.z > 4) break;
+    }
+    gait_character_info e = bw_info(w, id);
+    CHECK(fell);
+    CHECK(air);
+    CHECK_MSG(worst < 0.01, "overlap %g m", worst);
+    CHECK_EQ_INT(e.phase.state, GAIT_STATE_CROUCH); /* landed crouched: no room to stand there */
+    CHECK_NEAR(e.position.y, 0, 0.005);
+    gait_world_destroy(w);
+}

@@ -173,6 +173,8 @@ typedef struct gait_traverse_info {
     double cooldown;               /* s before a chained action may start */
     bool auto_crouch;              /* crouched by a low opening (stands once there is room) */
     bool stand_blocked;            /* crouched and no room above to stand (the last step) */
+    bool crouch_air;               /* falling with the crouched capsule: the fall began crouched
+                                      under a ceiling with no room to stand; it lands crouched */
 } gait_traverse_info;
 
 gait_status gait_character_traverse_info(const gait_world *world, gait_character_id id,
