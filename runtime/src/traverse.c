@@ -792,12 +792,15 @@ gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__chara
         t->stand_blocked = true;
         return GAIT_STATE_CROUCH;
     }
+    if (ch->contact.grounded || from != GAIT_STATE_CROUCH) t->crouch_hover = 0;
     if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL &&
         !gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius, n->crouch_height,
                                      n->capsule_height, NULL)) {
-        /* ground within a step below (a grounded reading that flickered at an edge): the walk
-         * follows it down crouched; a real drop starts the fall where the body can stand */
-        if (ch->contact.height_above_ground <= n->step_height) {
+        /* ground within a step below for a step or three (a grounded reading that flickered at
+         * an edge): held crouched; longer, or a real drop, starts the fall where the body can
+         * stand, else with the crouched capsule (crouch_air) */
+        if (ch->contact.height_above_ground <= n->step_height && t->crouch_hover < 3) {
+            t->crouch_hover++;
             t->stand_blocked = true;
             return GAIT_STATE_CROUCH;
         }

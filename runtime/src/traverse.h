@@ -34,6 +34,8 @@ typedef struct gait__traverse {
     bool auto_under;               /* ... and has since been under it (no room to stand) */
     double auto_seconds;           /* s since the auto crouch began */
     bool stand_blocked;
+    int crouch_hover;              /* steps a crouched body has read "not grounded" with ground within
+                                      a step below (a flicker at an edge is held, a drop is not) */
     bool crouch_air;               /* fell from a crouch with no room to stand: the body keeps the
                                       crouched capsule in the air until there is room (body.c's
                                       body_mover reads it) and lands crouched */

@@ -522,7 +522,12 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
     }
     const gait_locomotion *num = gait_world_locomotion(w, info.body_type);
     double r = num->capsule_radius;
-    double h = info.phase.state == GAIT_STATE_CROUCH ? num->crouch_height : num->capsule_height;
+    /* crouched: in the crouch, or falling from one with no room to stand (traverse.c keeps the
+     * crouched capsule then: gait_traverse_info.crouch_air) */
+    gait_traverse_info trav;
+    bool crouch_air = gait_character_traverse_info(w, id, &trav) == GAIT_OK && trav.crouch_air;
+    double h = info.phase.state == GAIT_STATE_CROUCH || crouch_air ? num->crouch_height
+                                                                   : num->capsule_height;
     gait_capsule cap = {{info.position.x, info.position.y + r, info.position.z},
                         {info.position.x, info.position.y + h - r, info.position.z}, r};
     gait_filter fl;
