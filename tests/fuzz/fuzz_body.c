@@ -62,6 +62,10 @@
 #define MAX_CHARS 8
 #define MAX_FRAMES 1800
 #define AREA 22.0             /* m: shapes and characters within [-AREA, AREA]^2 */
+/* The world generator's version: make_terrain and make_shape turn a seed into a world, and a saved
+ * replay holds only the seed. Any change to what they build must bump this, and the replays in
+ * tests/replays/ must be re-made (an old replay is refused, not silently run on another world). */
+#define GENERATOR 1
 #define MAX_TRIS 8192         /* per mesh; tri() drops what is past it */
 
 /* ---- random numbers: splitmix64, one stream per purpose so dropping a shape or a character
@@ -710,6 +714,8 @@ static void save_replay(const fuzz_case *fc, const failure *f, const char *path,
     gait_replay_recorder *rec = gait_replay_recorder_create(NULL, name);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)fc->seed);
     gait_replay_recorder_set_meta(rec, "seed", buf);
+    snprintf(buf, sizeof buf, "%d", GENERATOR);
+    gait_replay_recorder_set_meta(rec, "generator", buf);
     int o = 0;
     buf[0] = 0;
     for (int i = 0; i < fc->shape_count && o < (int)sizeof buf - 8; i++)
@@ -743,6 +749,12 @@ static bool case_from_replay(gait_replay_player *p, fuzz_case *fc, char *err, si
     const char *count = gait_replay_player_meta(p, "shape_count");
     if (!seed || !shapes || !count) {
         snprintf(err, cap, "not a fuzz_body replay (meta seed, shapes, shape_count missing)");
+        return false;
+    }
+    const char *gen = gait_replay_player_meta(p, "generator");
+    if (gen && atoi(gen) != GENERATOR) {
+        snprintf(err, cap, "made by world generator %s; this fuzz_body builds worlds with generator %d",
+                 gen, GENERATOR);
         return false;
     }
     fc->seed = strtoull(seed, NULL, 10);
@@ -1177,7 +1189,7 @@ int main(int argc, char **argv) {
     uint64_t seed = 1;
     long cases = -1;
     const char *out_dir = getenv("FUZZ_OUT") ? getenv("FUZZ_OUT") : "build/fuzz-failures";
-    bool progress = false;
+    bool progress = false, seed_given = false;
     stats st;
     memset(&st, 0, sizeof st);
     for (int i = 1; i < argc; i++) {
@@ -1191,6 +1203,7 @@ int main(int argc, char **argv) {
             progress = true;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 10);
+            seed_given = true;
         } else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
             cases = atol(argv[++i]);
         } else {
@@ -1198,6 +1211,9 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    /* a long run starts at a seed from the clock (printed; --seed repeats it); make test's short
+     * run always starts at 1, so it is the same on every run */
+    if (progress && !seed_given) seed = 1000000 + (uint64_t)time(NULL) % 1000000000;
     if (getenv("FUZZ_SEED")) seed = strtoull(getenv("FUZZ_SEED"), NULL, 10);
     /* the figures first: the failures users report of other controllers, measured */
     int fig_bad = run_figures(true);
