@@ -79,7 +79,7 @@ gait_locomotion gait_default_locomotion(void) {
     n.glider_min_height = 2.5;
     n.capsule_radius = 0.3;
     n.capsule_height = 1.7;
-    n.crouch_height = 1.0;
+    n.crouch_height = 0.8;
     n.crouch_speed = 1.5;
     n.fall_catch_seconds = 0.3;
     n.walk_stick_threshold = 0.5;

@@ -38,7 +38,7 @@ return {
     glider_min_height = 2.5,    -- m above the ground to open the glider or plunge, provisional
     capsule_radius = 0.3,       -- m, provisional
     capsule_height = 1.7,       -- m feet to top, provisional
-    crouch_height = 1.0,        -- m crouched, provisional
+    crouch_height = 0.8,        -- m crouched (about half standing; fits a 0.9 m vent), provisional
     crouch_speed = 1.5,         -- m/s crouched, provisional
   },
 

@@ -66,8 +66,7 @@ end)
 
 test("a 0.9 m vent is crossed crouched; the body cannot stand inside it", function()
   local w = world()
-  -- provisional crouch_height 1.0 m does not fit a 0.9 m opening: this body crouches to 0.8 m
-  assert(w:set_provisional_locomotion{crouch_height = 0.8})
+  expect_near(w:locomotion("medium_male").crouch_height, 0.8, 1e-12, "provisional crouch height (m)")
   mesh(w, {
     {-3, 0.9, 4, 3, 3, 6},    -- the wall above the vent (z 4..6: a 2 m long duct)
     {-3, 0, 4, -0.5, 0.9, 6}, -- the duct's sides
@@ -91,7 +90,6 @@ test("a 0.9 m vent is crossed crouched; the body cannot stand inside it", functi
   expect_eq(ch:state(), "run", "stands and runs once out")
   -- inside, the crouch switch cannot stand it up either
   local w2 = world()
-  assert(w2:set_provisional_locomotion{crouch_height = 0.8})
   mesh(w2, {{-3, 0.9, 4, 3, 3, 6}, {-3, 0, 4, -0.5, 0.9, 6}, {0.5, 0, 4, 3, 0.9, 6}})
   local c2 = w2:spawn{position = {0, 0, 0}}
   for _ = 1, 400 do

@@ -89,7 +89,8 @@ typedef struct gait_locomotion {
                                    default 2.5 (provisional) */
     double capsule_radius;      /* m, default 0.3 (provisional) */
     double capsule_height;      /* m, feet to top, default 1.7 (provisional) */
-    double crouch_height;       /* m, crouched capsule height, default 1.0 (provisional) */
+    double crouch_height;       /* m, crouched capsule height, default 0.8 (provisional: about half
+                                   the standing height; fits a 0.9 m vent) */
     double crouch_speed;        /* m/s crouched, default 1.5 (provisional) */
     double fall_catch_seconds;  /* s a fall must last before it catches a wall, default 0.3 */
     double walk_stick_threshold;/* stick length below which a move walks, default 0.5 */
