@@ -529,7 +529,8 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
     /* crouched: in the crouch, or falling from one with no room to stand (traverse.c keeps the
      * crouched capsule then: gait_traverse_info.crouch_air) */
     gait_traverse_info trav;
-    bool crouch_air = gait_character_traverse_info(w, id, &trav) == GAIT_OK && trav.crouch_air;
+    bool crouch_air_known = gait_character_traverse_info(w, id, &trav) == GAIT_OK;
+    bool crouch_air = crouch_air_known && trav.crouch_air;
     double h = info.phase.state == GAIT_STATE_CROUCH || crouch_air ? num->crouch_height
                                                                    : num->capsule_height;
     gait_capsule cap = {{info.position.x, info.position.y + r, info.position.z},
@@ -540,7 +541,17 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
     gait_contact_point cp[8];
     int n = gait_collider_capsule_overlap(col, &cap, &fl, cp, 8, NULL);
     double deepest = 0;
-    for (int k = 0; k < n; k++) if (cp[k].depth > deepest) deepest = cp[k].depth;
+    for (int k = 0; k < n; k++) {
+        /* SPEC 8.8, the height latch: during a vault or mantle the ledge's triangles inside the
+         * latch box are ignored until the feet rise above the ledge; overlapping them is the
+         * design, not a failure */
+        const gait_vec3 q = cp[k].point;
+        bool latched = crouch_air_known && trav.latch && q.x >= trav.latch_min.x - 1e-6 &&
+                       q.y >= trav.latch_min.y - 1e-6 && q.z >= trav.latch_min.z - 1e-6 &&
+                       q.x <= trav.latch_max.x + 1e-6 && q.y <= trav.latch_max.y + 1e-6 &&
+                       q.z <= trav.latch_max.z + 1e-6;
+        if (!latched && cp[k].depth > deepest) deepest = cp[k].depth;
+    }
     if (deepest > st->max_pen) st->max_pen = deepest;
     if (deepest > PEN_TOL && getenv("FUZZ_TRACE"))
         for (int k = 0; k < n; k++)
