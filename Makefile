@@ -107,11 +107,12 @@ fuzz: $(FUZZ_BIN)
 # memory, no definite or indirect leak (exit 1 otherwise; each program's log in test-logs/).
 # Not the GL sandbox (Mesa's own leaks); not test_collide_edges / test_collide_brute (27 s and
 # 54 s under valgrind: brute-force cross-checks of the queries test_collide already runs here).
+# The fuzzer runs its figures, 2 s of random worlds and its replays under it too.
 # `make -j2 valgrind` runs two at a time.
 VALGRIND_TESTS := test_anim test_bad_input test_body test_body_mover test_body_traverse \
                   test_camera test_clock test_collide test_collide_level test_locomotion \
                   test_replay test_script test_snapshot test_stamina test_traverse \
-                  test_traverse_action
+                  test_traverse_action test_fuzz_body
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
             --error-exitcode=1 --suppressions=tests/valgrind.supp
 
@@ -126,7 +127,7 @@ valgrind-%: $(BUILD)/tests/% $(CLI)
 	@echo "valgrind $*: clean"
 
 # Every test program prints one closing line "N passed, N failed"; tests/run.sh sums them into one.
-test: all $(UNIT_BIN)
+test: all $(UNIT_BIN) $(FUZZ_BIN)
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 asan:

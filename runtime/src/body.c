@@ -26,6 +26,8 @@
 #define MAX_CONTACTS 16
 #define PUSH_PASSES 2
 #define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
+#define REFUSE_DEPTH 0.01      /* m: a move still this deep in a landmark after the push-out is
+                                  refused (the body stays); ten times the push margin */
 #define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
 #define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
                                   (provisional) */
@@ -134,6 +136,17 @@ static gait_vec3 above_terrain(const gait__mover *m, gait_vec3 p) {
     gait_vec3 n;
     if (terrain_at(m, p.x, p.z, &h, &n) && p.y < h) p.y = h;
     return p;
+}
+
+/* The deepest a capsule at feet overlaps a landmark (m), 0 when it overlaps none. */
+static double landmark_depth(const gait__mover *m, gait_vec3 feet) {
+    gait_contact_point cp[MAX_CONTACTS];
+    gait_capsule cap = capsule_at(m, feet);
+    int n = gait_collider_capsule_overlap(m->collider, &cap, &m->filter, cp, MAX_CONTACTS, NULL);
+    double d = 0;
+    for (int i = 0; i < n; i++)
+        if (cp[i].depth > d) d = cp[i].depth;
+    return d;
 }
 
 static bool is_floor(const gait__mover *m, gait_vec3 n) { return n.y >= m->cos_walkable; }
@@ -741,7 +754,7 @@ static gait_vec3 climb_terrain(const gait__mover *m, gait_vec3 feet, gait_vec3 v
     gait_vec3 p1 = project_terrain(m, v3_mad(p0, v, dt), &n1);
     if (is_floor(m, n1)) {
         double h;
-        gait_vec3 tn;
+        gait_vec3 tn = UP; /* off the terrain's edge terrain_at writes nothing */
         if (!terrain_at(m, p1.x, p1.z, &h, &tn)) h = p1.y;
         if (v.y > 0 && p1.y > feet.y + 1e-3) {
             *over_top = true; /* past the cliff's top onto walkable ground */
@@ -898,8 +911,25 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
     memset(&pi, 0, sizeof pi);
     /* walking and flying push out only when a cast says they may overlap (as the mover's step
      * does); on a wall and in water every step */
-    if (r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s)))
+    bool pushed = r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s));
+    if (pushed) feet = above_terrain(&m, push_out(&m, feet, &pi));
+    /* The last word, asked every step (one overlap query; in open country the collider's
+     * top-level grid answers at once). Found by tests/fuzz/fuzz_body.c (tests/replays/):
+     *   - no cast met what the move ended in (a landmark's edge reached by the terrain's lift, or
+     *     by the capsule's side while the move went out of a face): push out now;
+     *   - the push-out cannot solve it (a climb jump along a terrain cliff into a ledge or a
+     *     ceiling over it, a run up a slope into a box's edge: the push-out moves the capsule
+     *     down or back into the terrain and the terrain puts it back): the move is refused and
+     *     the body stays where the last step left it, unless that was no better. */
+    double deep = landmark_depth(&m, feet);
+    if (deep > REFUSE_DEPTH && !pushed) {
         feet = above_terrain(&m, push_out(&m, feet, &pi));
+        deep = landmark_depth(&m, feet);
+    }
+    if (deep > REFUSE_DEPTH && landmark_depth(&m, start) < deep) {
+        feet = start;
+        b->vel = v3(0, 0, 0);
+    }
     merge_push(&r, &pi, may_land && !gait_state_on_wall(s));
     if (pi.ceiling && b->vel.y > 0) b->vel.y = 0;
 
