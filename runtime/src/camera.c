@@ -64,6 +64,7 @@ void gait_camera_look(gait_camera *c, double dy, double dp, double dz) {
 }
 
 gait_vec3 gait_camera_forward(const gait_camera *c) {
+    if (!c) return v3(0, 0, 1); /* no camera: yaw 0, level */
     double cp = cos(c->pitch);
     return v3(sin(c->yaw) * cp, sin(c->pitch), cos(c->yaw) * cp);
 }

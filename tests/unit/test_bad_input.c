@@ -656,6 +656,35 @@ static gait_status null_objects(ctx *x) {
     return ok ? GAIT_ERR_INVALID_ARGUMENT : GAIT_OK;
 }
 
+static gait_status last_nulls(ctx *x) {
+    bool ok = true;
+#define NQ(e) do { if (!(e)) { printf("  NULL answered wrongly: %s\n", #e); ok = false; } } while (0)
+    gait_vec3 f = gait_camera_forward(NULL);
+    NQ(f.x == 0 && f.y == 0 && f.z == 1);
+    NQ(gait_world_step_seconds(NULL) == 0);
+    NQ(gait_world_set_debug_draw(NULL, NULL) != GAIT_OK);
+    NQ(gait_world_draw_debug(NULL) != GAIT_OK);
+    int chosen = 7;
+    NQ(gait_traverse_choose(NULL, NULL, NAN, &chosen) == GAIT_TRAVERSE_NONE && chosen == -1);
+    /* no collider, or a NaN point: an answer, not a crash (with nothing to collide there is room) */
+    (void)gait_traverse_room_to_stand(NULL, V3(0, 0, 0), 0.3, 1, 1.7, NULL);
+    (void)gait_traverse_room_to_stand(x->c, V3(NAN, 0, 0), 0.3, 1, 1.7, NULL);
+    gait_replay_player *p = (gait_replay_player *)(uintptr_t)1;
+    char err[200] = "";
+    NQ(gait_replay_player_open_buffer(NULL, 5, "x", NULL, &p, err, sizeof err) != GAIT_OK && p == NULL && err[0]);
+    NQ(gait_replay_player_meta(NULL, "x") == NULL && gait_replay_player_world_name(NULL) != NULL);
+    NQ(gait_replay_player_character(NULL, 0).index1 == 0 && gait_replay_player_character_count(NULL) == 0);
+    NQ(gait_replay_player_frame_index(NULL) == 0 && gait_replay_player_last_error(NULL) != NULL);
+    NQ(gait_replay_player_from_recorder(NULL, &p) != GAIT_OK);
+    NQ(gait_replay_recorder_add_character(NULL, x->a) != GAIT_OK);
+    NQ(gait_replay_recorder_set_meta(NULL, "k", "v") != GAIT_OK);
+    NQ(gait_replay_recorder_save(NULL, "/tmp/x") != GAIT_OK && gait_replay_recorder_frame_count(NULL) == 0);
+    NQ(gait_replay_recorder_last_error(NULL) != NULL && gait_replay_recorder_truncate(NULL, 1) != GAIT_OK);
+    gait_replay_player_rewind(NULL);
+#undef NQ
+    return ok ? GAIT_ERR_INVALID_ARGUMENT : GAIT_OK;
+}
+
 /* world */
 R(world_create_max_0, GAIT_ERR_INVALID_ARGUMENT, NONE, world_create_with(0, 1.0 / 60, 8))
 R(world_create_max_huge, GAIT_ERR_INVALID_ARGUMENT, NONE, world_create_with(1 << 30, 1.0 / 60, 8))
@@ -863,6 +892,7 @@ R(floating_origin_nan_cell, GAIT_ERR_INVALID_ARGUMENT, NONE, floating_init_nan(x
 R(pure_names_and_predicates_out_of_range, GAIT_ERR_INVALID_ARGUMENT, NONE, pure_calls(x))
 R(gates_nan_null_and_unknown_state, GAIT_ERR_INVALID_ARGUMENT, NONE, gates_bad(x))
 R(null_objects_everywhere, GAIT_ERR_INVALID_ARGUMENT, NONE, null_objects(x))
+R(null_objects_the_rest, GAIT_ERR_INVALID_ARGUMENT, NONE, last_nulls(x))
 /* scripts: files that do not parse, raise, raise in the handler; stale ids; bad defs */
 R(script_def_budget_zero, GAIT_ERR_INVALID_ARGUMENT, NONE, script_def_with(0, 0))
 R(script_def_memory_tiny, GAIT_ERR_INVALID_ARGUMENT, NONE, script_def_with(100000, 1000))
@@ -1090,6 +1120,7 @@ static const row *const rows[] = {
     &rowdef_pure_names_and_predicates_out_of_range,
     &rowdef_gates_nan_null_and_unknown_state,
     &rowdef_null_objects_everywhere,
+    &rowdef_null_objects_the_rest,
     &rowdef_script_def_budget_zero,
     &rowdef_script_def_memory_tiny,
     &rowdef_script_world_file_missing,
