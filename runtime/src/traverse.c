@@ -782,15 +782,17 @@ gait_state gait__traverse_gates(gait_world *w, gait_character_id id, gait__chara
             next = ch->contact.grounded ? GAIT_STATE_IDLE : GAIT_STATE_FALL;
         return next;
     }
-    /* a crouched body leaves the crouch (and its short capsule) only where it can stand: a jump,
-     * a dash or a climb from under a low ceiling would grow the capsule into it. Falling and
-     * swimming go on (the ground or the water took it; the push-out settles the rest). */
-    if (from == GAIT_STATE_CROUCH && proposed != GAIT_STATE_CROUCH && proposed != GAIT_STATE_FALL &&
-        !gait_state_in_water(proposed) &&
+    /* a crouched body (in the crouch, or falling from one with the crouched capsule) leaves its
+     * short capsule only where it can stand: a jump, a dash, a climb or a swim from under a low
+     * ceiling would grow the capsule into it (the push-out cannot settle 0.1-0.6 m: the fuzzer,
+     * tests/replays/fuzz_crouch_to_swim_under_slab, fuzz_crouched_fall_to_climb_under_slab).
+     * Falling goes on with the crouched capsule (crouch_air, below). */
+    if ((from == GAIT_STATE_CROUCH || t->crouch_air) && proposed != from &&
+        proposed != GAIT_STATE_CROUCH && proposed != GAIT_STATE_FALL &&
         !gait_traverse_room_to_stand(w->collider, ch->position, n->capsule_radius, n->crouch_height,
                                      n->capsule_height, NULL)) {
         t->stand_blocked = true;
-        return GAIT_STATE_CROUCH;
+        return from;
     }
     if (ch->contact.grounded || from != GAIT_STATE_CROUCH) t->crouch_hover = 0;
     if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL &&
