@@ -1,8 +1,11 @@
 # gait — plain GNU Makefile. `make help` lists the targets.
 #
 #   make            library build/libgait.a and the hosts (build/gait, build/gait-sandbox when GLFW is there)
-#   make test       unit tests (C) + scenario tests (Lua, headless) + e2e when a display can be made
+#   make test       unit tests (C) + the body's fuzzer (3 s) + scenario tests (Lua, headless) + e2e
+#                   when a display can be made
 #   make asan       the same tests under AddressSanitizer + UBSan, no recover
+#   make valgrind   the core C tests under valgrind memcheck, leaks are errors (-j2 for two at once)
+#   make fuzz       the body's fuzzer for SECONDS (default 60) with progress lines
 #   make bench      benchmark programs, side by side with the peers where they exist
 #   make run        the sandbox on the default world (headless demo when there is no display)
 #   make deps       install missing Debian packages (apt-get; sudo only when not root)
@@ -58,7 +61,7 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 all: $(LIB) $(if $(CLI_SRC),$(CLI)) $(SANDBOX_TARGET)
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
 $(BUILD)/obj/lib/%.o: runtime/src/%.c | $(BUILD)/obj/lib
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
