@@ -210,3 +210,42 @@ test("stale objects raise 'stale' or 'destroyed', never touch freed memory", fun
   collectgarbage()
   collectgarbage()
 end)
+
+-- Malformed level meshes (world:load_level, the runner's assimp importer): a clear error naming
+-- the file, nothing added, never a crash.
+test("malformed level files are refused with their name; nothing is added", function()
+  local w = gait.world.new()
+  if not w.load_level then return end -- a host without the importer
+  assert(w:set_terrain(gait.geometry.flat_terrain(32)))
+  local cases = {
+    {".obj", "v 0 0 0\nv 1 0 0\nf 1 2 3\n"},                       -- an index past the vertices
+    {".obj", "v nan nan nan\nv inf 0 0\nv 0 0 -inf\nf 1 2 3\n"},   -- non-finite vertices
+    {".obj", "v 0 0 0\nv 1 1 1\nv 2 2 2\nf 1 2 3\n"},              -- one degenerate triangle
+    {".obj", "this is not a mesh \0\1\2\3"},                       -- garbage
+    {".obj", ""},                                                  -- empty
+    {".gltf", "{\"asset\": {\"version\": \"2.0\"}, \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 99}}]}]}"},
+    {".glb", "glTF\2\0\0\0\255\255\255\127"},                      -- a header that lies
+    {".ply", "ply\nformat ascii 1.0\nelement vertex 1000000\nend_header\n0 0 0\n"},
+  }
+  for i, c in ipairs(cases) do
+    local base = os.tmpname()
+    os.remove(base)
+    local path = base .. c[1]
+    local f = assert(io.open(path, "wb"))
+    f:write(c[2])
+    f:close()
+    local before = w:landmark_count()
+    local ok, n, err = pcall(w.load_level, w, path)
+    expect_true(ok, "case " .. i .. " (" .. c[1] .. ") did not raise: " .. tostring(n))
+    if ok and n == nil then
+      expect_true(type(err) == "string" and err:find(path, 1, true) ~= nil,
+        "case " .. i .. " names the file: " .. tostring(err))
+      expect_eq(w:landmark_count(), before, "case " .. i .. ": nothing added")
+    elseif ok then
+      -- assimp may read something; whatever it added must be finite, valid landmarks
+      expect_true(type(n) == "number" and n >= 0, "case " .. i .. ": a count")
+    end
+    os.remove(path)
+  end
+  w:update(1 / 60)
+end)
