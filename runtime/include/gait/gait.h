@@ -12,6 +12,7 @@
  *   world.h       characters, body types, the step
  *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
+ *   replay.h      replay files: record a world's inputs, save, load, play back bit-identically
  */
 #ifndef GAIT_H
 #define GAIT_H
@@ -27,6 +28,7 @@
 #include "gait/world.h"
 #include "gait/traverse.h"
 #include "gait/script.h"
+#include "gait/replay.h"
 
 #define GAIT_VERSION_MAJOR 0
 #define GAIT_VERSION_MINOR 1
