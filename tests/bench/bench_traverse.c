@@ -19,53 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "gait/gait.h"
+#include "body_fixtures.h" /* bw_world (counting allocations), bw_flat, bw_box */
 
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static long allocs;
-static void *count_alloc(size_t n, void *u) {
-    (void)u;
-    allocs++;
-    return malloc(n);
-}
-static void count_free(void *p, size_t n, void *u) {
-    (void)n;
-    (void)u;
-    free(p);
-}
-
-static void add_box(gait_world *w, double x0, double y0, double z0, double x1, double y1, double z1) {
-    float v[8][3];
-    for (int k = 0; k < 8; k++) {
-        v[k][0] = (float)((k & 1) ? x1 - x0 : 0);
-        v[k][1] = (float)((k & 2) ? y1 - y0 : 0);
-        v[k][2] = (float)((k & 4) ? z1 - z0 : 0);
-    }
-    static const int quad[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                   {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-    float tris[36 * 3];
-    int o = 0;
-    for (int f = 0; f < 6; f++) {
-        int t[2][3] = {{quad[f][0], quad[f][1], quad[f][2]}, {quad[f][0], quad[f][2], quad[f][3]}};
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < 3; j++)
-                for (int a = 0; a < 3; a++) tris[o++] = v[t[k][j]][a];
-    }
-    gait_mesh_def m;
-    memset(&m, 0, sizeof m);
-    m.positions = tris;
-    m.vertex_count = 36;
-    m.triangle_count = 12;
-    m.offset.x = x0;
-    m.offset.y = y0;
-    m.offset.z = z0;
-    gait_landmark_id id;
-    gait_collider_add_landmark(gait_world_collider(w), &m, &id);
 }
 
 typedef struct bench_case {
@@ -79,41 +38,27 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--scans") == 0 && i + 1 < argc) scans = atoi(argv[++i]);
     if (scans < 1) scans = 1;
 
-    gait_world_def wd = gait_default_world_def();
-    wd.hooks.alloc = count_alloc;
-    wd.hooks.free = count_free;
-    gait_world *w = gait_world_create(&wd);
+    alloc_count cnt; /* shared by both worlds: only the change over a case's scans counts */
+    gait_world *w = bw_world(&cnt);
     if (!w) return 1;
-    int n = 129;
-    float *h = calloc((size_t)n * (size_t)n, sizeof *h);
-    gait_heightfield_def hd;
-    memset(&hd, 0, sizeof hd);
-    hd.samples_x = hd.samples_z = n;
-    hd.cell_size = 1;
-    hd.origin.x = hd.origin.z = -64;
-    hd.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w), &hd);
-    free(h);
+    bw_flat(w);
     /* the field: 400 boxes on a 20 x 20 grid, 5 m apart, of mixed sizes (deterministic) */
     for (int i = 0; i < 20; i++)
         for (int j = 0; j < 20; j++) {
             double x = -50 + i * 5, z = -50 + j * 5;
             int k = (i * 7 + j * 3) % 4;
-            if (k == 0) add_box(w, x, 0, z, x + 3, 1.0, z + 0.3);       /* fence */
-            else if (k == 1) add_box(w, x, 0, z, x + 3, 1.5, z + 3);    /* block */
-            else if (k == 2) add_box(w, x, 0, z, x + 3, 3.5, z + 1);    /* wall */
-            else add_box(w, x, 0, z, x + 1, 0.5, z + 1);                /* crate */
+            if (k == 0) bw_box(w, x, 0, z, x + 3, 1.0, z + 0.3);       /* fence */
+            else if (k == 1) bw_box(w, x, 0, z, x + 3, 1.5, z + 3);    /* block */
+            else if (k == 2) bw_box(w, x, 0, z, x + 3, 3.5, z + 1);    /* wall */
+            else bw_box(w, x, 0, z, x + 1, 0.5, z + 1);                /* crate */
         }
     /* the same obstacles alone (a sparse level): one of each, far apart */
-    gait_world *w2 = gait_world_create(&wd);
+    gait_world *w2 = bw_world(&cnt);
     if (!w2) return 1;
-    h = calloc((size_t)n * (size_t)n, sizeof *h);
-    hd.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w2), &hd);
-    free(h);
-    add_box(w2, -30, 0, 0, -27, 1.0, 0.3);
-    add_box(w2, 0, 0, 0, 3, 1.5, 3);
-    add_box(w2, 30, 0, 0, 33, 3.5, 1);
+    bw_flat(w2);
+    bw_box(w2, -30, 0, 0, -27, 1.0, 0.3);
+    bw_box(w2, 0, 0, 0, 3, 1.5, 3);
+    bw_box(w2, 30, 0, 0, 33, 3.5, 1);
     bench_case alone[4] = {{"open", 0, 40}, {"fence", -28.5, -1.4}, {"block", 1.5, -1.4},
                            {"wall", 31.5, -1.4}};
     const gait_collider *col = gait_world_collider_const(w);
@@ -138,7 +83,7 @@ int main(int argc, char **argv) {
         gait_traverse_scan s;
         long sweeps = 0, rays = 0, oks = 0;
         const char *reason = "";
-        long a0 = allocs;
+        long a0 = cnt.allocs;
         double t0 = now_s();
         for (int i = 0; i < scans; i++) {
             /* small spread of start points and headings (+-15 deg) so no two scans are alike */
@@ -160,8 +105,8 @@ int main(int argc, char **argv) {
         double us = (now_s() - t0) * 1e6 / scans;
         printf("%-14s %10.2f %8.1f %8.1f %5.0f%%  %s\n", label, us, (double)sweeps / scans,
                (double)rays / scans, 100.0 * (double)oks / scans, reason);
-        if (allocs != a0) {
-            printf("  FAIL: %ld allocations during %s scans\n", allocs - a0, label);
+        if (cnt.allocs != a0) {
+            printf("  FAIL: %ld allocations during %s scans\n", cnt.allocs - a0, label);
             status = 1;
         }
     }
