@@ -1,11 +1,9 @@
 -- The Lua API itself: worlds, characters, enums, stale ids, expected failures.
 local gait = require("gait")
 
-local function flat_world()
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(gait.geometry.flat_terrain(64)))
-  return w
-end
+local S = require("gait.scenario")
+
+local function flat_world() return S.world(64) end
 
 test("a character spawns standing, runs along the camera's yaw", function()
   local w = flat_world()

@@ -4,25 +4,10 @@
 local gait = require("gait")
 local DT = 1 / 60
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
+local S = require("gait.scenario")
+local write, tmp_lua = S.write, S.tmp_lua
 
-local function tmp_lua(text)
-  local base = os.tmpname()
-  os.remove(base)
-  local path = base .. ".lua"
-  write(path, text)
-  return path
-end
-
-local function world()
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(gait.geometry.flat_terrain(128)))
-  return w
-end
+local function world() return S.world(128) end
 
 test("a kit with a syntax error is refused with file:line", function()
   local path = tmp_lua("return {on_presses = function(ch)\n  local = 1\nend}\n")

@@ -4,27 +4,9 @@
 local gait = require("gait")
 local geo = gait.geometry
 
-local function world(terrain)
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(terrain or geo.flat_terrain(128)))
-  return w
-end
-
-local function box(w, x0, y0, z0, x1, y1, z1)
-  return assert(w:add_landmark{triangles = geo.box((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
-    (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)})
-end
-
--- n steps of 1/60 s with the same input (presses only in the first)
-local function run(w, ch, n, input)
-  for k = 1, n do
-    local i = {}
-    for key, v in pairs(input or {}) do i[key] = v end
-    if k > 1 then i.pressed = nil end
-    ch:set_input(i)
-    w:step()
-  end
-end
+local S = require("gait.scenario") -- world (flat 128 m by default), box (by corners)
+local world, box = S.world, S.box
+local run = S.steps -- n steps of 1/60 s with the same input (presses only in the first)
 
 test("flat run speed is the tuned run speed (+-1 %)", function()
   local w = world()

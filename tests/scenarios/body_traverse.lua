@@ -4,33 +4,10 @@
 local gait = require("gait")
 local geo = gait.geometry
 
-local function world(terrain)
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(terrain or geo.flat_terrain(128)))
-  return w
-end
-
-local function box(w, x0, y0, z0, x1, y1, z1)
-  return assert(w:add_landmark{triangles = geo.box((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
-    (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)})
-end
-
--- steps with one input (its presses only in the first) until `state` or `max` steps
-local function until_state(w, ch, state, max, input)
-  for k = 1, max do
-    local i = {}
-    for key, v in pairs(input or {}) do i[key] = v end
-    if k > 1 then i.pressed = nil end
-    ch:set_input(i)
-    w:step()
-    if ch:state() == state then return true end
-  end
-  return false
-end
-
-local function steps(w, ch, n, input)
-  until_state(w, ch, "never", n, input)
-end
+local S = require("gait.scenario") -- world (flat 128 m by default), box (by corners)
+local world, box = S.world, S.box
+-- until_state: steps with one input (its presses only in the first) until `state` or `max` steps
+local until_state, steps = S.until_state, S.steps
 
 test("a landmark wall is climbed at climb speed, over the top onto walkable ground", function()
   local w = world()

@@ -1,36 +1,8 @@
 -- Crouch (SPEC §7): a crouched body is shorter (crouch_height), walks at crouch_speed, stands up
 -- only where the stand-up check finds room, and enters a low opening (a vent) crouched by itself.
 -- Numbers: the provisional body (radius 0.3 m, height 1.7 m, crouch 1.0 m at 1.5 m/s).
-local gait = require("gait")
-local geo = gait.geometry
-
-local function world()
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(geo.flat_terrain(128)))
-  return w
-end
-
-local function mesh(w, boxes)
-  local t = {}
-  for _, b in ipairs(boxes) do
-    local x0, y0, z0, x1, y1, z1 = b[1], b[2], b[3], b[4], b[5], b[6]
-    for _, tri in ipairs(geo.box((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
-                                 (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)) do
-      t[#t + 1] = tri
-    end
-  end
-  return assert(w:add_landmark{triangles = t})
-end
-
-local function steps(w, ch, n, input)
-  for k = 1, n do
-    local i = {}
-    for key, v in pairs(input or {}) do i[key] = v end
-    if k > 1 then i.pressed = nil end
-    ch:set_input(i)
-    w:step()
-  end
-end
+local S = require("gait.scenario")
+local world, mesh, steps = S.world, S.mesh, S.steps -- flat 128 m; boxes as one landmark
 
 test("stand-up refused under a 1.2 m ceiling, allowed once clear; crouched speed", function()
   local w = world()

@@ -3,21 +3,14 @@
 local gait = require("gait")
 local DT = 1 / 60
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
+local S = require("gait.scenario")
+local write = S.write
 
 local function tuning(run_speed)
   return string.format("return {\n  provisional = {\n    run_speed = %s,\n  },\n}\n", run_speed)
 end
 
-local function world()
-  local w = gait.world.new{max_characters = 2}
-  assert(w:set_terrain(gait.geometry.flat_terrain(256)))
-  return w
-end
+local function world() return S.world(256, 2) end
 
 test("a changed tuning number takes effect on the next step", function()
   local path = os.tmpname()

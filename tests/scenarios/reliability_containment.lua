@@ -6,21 +6,10 @@ local gait = require("gait")
 local DT = 1 / 60
 local MiB = 1048576
 
-local function tmp_lua(text)
-  local base = os.tmpname()
-  os.remove(base)
-  local path = base .. ".lua"
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-  return path
-end
+local S = require("gait.scenario")
+local tmp_lua = S.tmp_lua
 
-local function world()
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(gait.geometry.flat_terrain(64)))
-  return w
-end
+local function world() return S.world(64) end
 
 -- a lower limit for these tests (restored after each); what Lua holds now plus 48 MiB
 local function with_limit(fn)

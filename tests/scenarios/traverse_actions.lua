@@ -5,44 +5,12 @@
 local gait = require("gait")
 local geo = gait.geometry
 
-local function world()
-  local w = gait.world.new{max_characters = 4}
-  assert(w:set_terrain(geo.flat_terrain(128)))
-  return w
-end
-
--- boxes {x0, y0, z0, x1, y1, z1} as ONE landmark (a house is one mesh)
-local function mesh(w, boxes)
-  local t = {}
-  for _, b in ipairs(boxes) do
-    local x0, y0, z0, x1, y1, z1 = b[1], b[2], b[3], b[4], b[5], b[6]
-    for _, tri in ipairs(geo.box((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
-                                 (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)) do
-      t[#t + 1] = tri
-    end
-  end
-  return assert(w:add_landmark{triangles = t})
-end
-
--- one step with `input` (a fresh table each step: presses only where asked)
-local function step(w, ch, input)
-  local i = {}
-  for k, v in pairs(input or {}) do i[k] = v end
-  ch:set_input(i)
-  w:step()
-end
-
--- steps with `input` until `pred(ch)` or max steps; presses only in the first step
-local function until_(w, ch, max, input, pred)
-  for k = 1, max do
-    local i = {}
-    for key, v in pairs(input or {}) do i[key] = v end
-    if k > 1 then i.pressed = nil end
-    step(w, ch, i)
-    if pred(ch) then return true, k end
-  end
-  return false, max
-end
+local S = require("gait.scenario")
+local world = S.world -- flat 128 m
+local mesh = S.mesh   -- boxes {x0, y0, z0, x1, y1, z1} as ONE landmark (a house is one mesh)
+local step = S.step   -- one step with `input` (a fresh table each step: presses only where asked)
+-- until_: steps with `input` until `pred(ch)` or max steps; presses only in the first step
+local until_ = S.until_
 
 local function state_is(s) return function(ch) return ch:state() == s end end
 local function on_foot(ch)

@@ -1,0 +1,85 @@
+-- Helpers of the Lua scenario tests (tests/scenarios/*.lua): small worlds on flat terrain, boxes
+-- as landmarks, step loops, temporary files. `local S = require("gait.scenario")` (boot.lua does
+-- not load it). Units are metres; a step is the world's fixed step (1/60 s by default).
+local gait = require("gait")
+local geo = require("gait.geometry")
+
+local M = {}
+
+-- A world for max_characters (default 4) on `terrain`: a terrain table, or a number, the size
+-- of a flat terrain at height 0 (default 128 m).
+function M.world(terrain, max_characters)
+  local w = gait.world.new{max_characters = max_characters or 4}
+  if terrain == nil or type(terrain) == "number" then terrain = geo.flat_terrain(terrain or 128) end
+  assert(w:set_terrain(terrain))
+  return w
+end
+
+-- The 12 triangles of the axis-aligned box [x0, x1] x [y0, y1] x [z0, z1] (by its corners).
+function M.box_triangles(x0, y0, z0, x1, y1, z1)
+  return geo.box((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
+                 (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2)
+end
+
+-- That box added to w as a landmark (raises when it is refused).
+function M.box(w, x0, y0, z0, x1, y1, z1)
+  return assert(w:add_landmark{triangles = M.box_triangles(x0, y0, z0, x1, y1, z1)})
+end
+
+-- boxes {{x0, y0, z0, x1, y1, z1}, ...} as ONE landmark (a house is one mesh)
+function M.mesh(w, boxes)
+  local t = {}
+  for _, b in ipairs(boxes) do
+    for _, tri in ipairs(M.box_triangles(b[1], b[2], b[3], b[4], b[5], b[6])) do t[#t + 1] = tri end
+  end
+  return assert(w:add_landmark{triangles = t})
+end
+
+-- one step with `input` (a fresh table each step: presses only where asked)
+function M.step(w, ch, input)
+  local i = {}
+  for k, v in pairs(input or {}) do i[k] = v end
+  ch:set_input(i)
+  w:step()
+end
+
+-- steps with `input` until `pred(ch)` or max steps; presses only in the first step.
+-- Returns true, the step count | false, max.
+function M.until_(w, ch, max, input, pred)
+  for k = 1, max do
+    local i = {}
+    for key, v in pairs(input or {}) do i[key] = v end
+    if k > 1 then i.pressed = nil end
+    M.step(w, ch, i)
+    if pred(ch) then return true, k end
+  end
+  return false, max
+end
+
+-- steps with `input` (its presses only in the first) until `state` or max steps: true | false
+function M.until_state(w, ch, state, max, input)
+  return (M.until_(w, ch, max, input, function(c) return c:state() == state end))
+end
+
+-- n steps with the same input (presses only in the first)
+function M.steps(w, ch, n, input)
+  M.until_(w, ch, n, input, function() return false end)
+end
+
+-- writes `text` to `path` (replacing it)
+function M.write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+
+-- a new temporary .lua file holding `text`; returns its path (the caller removes it)
+function M.tmp_lua(text)
+  local base = os.tmpname()
+  os.remove(base)
+  local path = base .. ".lua"
+  M.write(path, text)
+  return path
+end
+
+return M
