@@ -138,6 +138,9 @@ void gait__push_world(lua_State *L, gait_script *s, gait_world *world, bool owne
 gait__wbox *gait__check_world(lua_State *L, int idx);
 void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
 gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
+/* For a hook's trampoline: pushes what it takes to find the world userdata of box b and returns
+ * its stack index, or 0 when b has none or no longer holds `world` (the caller restores the top). */
+int gait__push_box_world(lua_State *L, gait__wbox *b, const gait_world *world);
 gait_status gait__run_kits(gait_script *s, int world_idx, double dt);
 uint32_t gait__check_buttons(lua_State *L, int idx, const char *what); /* table -> bits */
 void gait__push_buttons(lua_State *L, uint32_t bits);                   /* bits -> {names} */

@@ -125,6 +125,14 @@ gait_vec3 gait__check_vec3(lua_State *L, int idx, const char *what) {
     return v;
 }
 
+/* x, y, z as three results */
+static int push_xyz(lua_State *L, gait_vec3 v) {
+    lua_pushnumber(L, v.x);
+    lua_pushnumber(L, v.y);
+    lua_pushnumber(L, v.z);
+    return 3;
+}
+
 void gait__push_vec3(lua_State *L, gait_vec3 v) {
     lua_createtable(L, 3, 0);
     lua_pushnumber(L, v.x);
@@ -546,9 +554,7 @@ static int l_world_terrain_height(lua_State *L) {
     if (!gait_terrain_sample(gait_world_collider(b->world), check_finite(L, 2), check_finite(L, 3), &h, &n))
         return 0;
     lua_pushnumber(L, h);
-    lua_pushnumber(L, n.x);
-    lua_pushnumber(L, n.y);
-    lua_pushnumber(L, n.z);
+    push_xyz(L, n);
     return 4;
 }
 
@@ -892,46 +898,35 @@ static const gait__character *raw(gait__chud *c) {
     return gait__character_get_const(c->box->world, c->id);
 }
 
+/* the getters: the character read-only, no world handle */
+#define CH_READ(L) const gait__character *ch = raw(gait__check_character(L, 1))
+
 static int l_ch_state(lua_State *L) {
-    CH(L);
-    const gait__character *ch = raw(c);
-    (void)w;
+    CH_READ(L);
     lua_pushstring(L, gait_state_name(ch->phase.state));
     lua_pushnumber(L, ch->phase.seconds);
     return 2;
 }
 
 static int l_ch_position(lua_State *L) {
-    CH(L);
-    (void)w;
-    gait_vec3 p = raw(c)->position;
-    lua_pushnumber(L, p.x);
-    lua_pushnumber(L, p.y);
-    lua_pushnumber(L, p.z);
-    return 3;
+    CH_READ(L);
+    return push_xyz(L, ch->position);
 }
 
 static int l_ch_velocity(lua_State *L) {
-    CH(L);
-    (void)w;
-    gait_vec3 v = raw(c)->velocity;
-    lua_pushnumber(L, v.x);
-    lua_pushnumber(L, v.y);
-    lua_pushnumber(L, v.z);
-    return 3;
+    CH_READ(L);
+    return push_xyz(L, ch->velocity);
 }
 
 static int l_ch_yaw(lua_State *L) {
-    CH(L);
-    (void)w;
-    lua_pushnumber(L, raw(c)->yaw);
+    CH_READ(L);
+    lua_pushnumber(L, ch->yaw);
     return 1;
 }
 
 static int l_ch_camera_yaw(lua_State *L) {
-    CH(L);
-    (void)w;
-    lua_pushnumber(L, raw(c)->camera_yaw);
+    CH_READ(L);
+    lua_pushnumber(L, ch->camera_yaw);
     return 1;
 }
 
@@ -942,9 +937,7 @@ static int l_ch_set_camera_yaw(lua_State *L) {
 }
 
 static int l_ch_stamina(lua_State *L) {
-    CH(L);
-    (void)w;
-    const gait__character *ch = raw(c);
+    CH_READ(L);
     lua_pushnumber(L, ch->stamina.value);
     lua_pushnumber(L, ch->stamina.max);
     return 2;
@@ -960,9 +953,8 @@ static int l_ch_set_stamina(lua_State *L) {
 }
 
 static int l_ch_stamina_multiplier(lua_State *L) {
-    CH(L);
-    (void)w;
-    lua_pushnumber(L, raw(c)->stamina.multiplier);
+    CH_READ(L);
+    lua_pushnumber(L, ch->stamina.multiplier);
     return 1;
 }
 
@@ -996,9 +988,8 @@ static int l_ch_set_body_type(lua_State *L) {
 }
 
 static int l_ch_body_type(lua_State *L) {
-    CH(L);
-    (void)w;
-    lua_pushstring(L, gait_body_type_name(raw(c)->body_type));
+    CH_READ(L);
+    lua_pushstring(L, gait_body_type_name(ch->body_type));
     return 1;
 }
 
@@ -1038,9 +1029,7 @@ static int l_ch_start_action(lua_State *L) {
 
 /* ch:action() -> name, seconds_left | nil */
 static int l_ch_action(lua_State *L) {
-    CH(L);
-    (void)w;
-    const gait__character *ch = raw(c);
+    CH_READ(L);
     if (ch->action_left <= 0) return 0;
     lua_pushstring(L, ch->action_name);
     lua_pushnumber(L, ch->action_left);
@@ -1114,9 +1103,8 @@ static void push_contact(lua_State *L, const gait_contact *k) {
 }
 
 static int l_ch_contact(lua_State *L) {
-    CH(L);
-    (void)w;
-    push_contact(L, &raw(c)->contact);
+    CH_READ(L);
+    push_contact(L, &ch->contact);
     return 1;
 }
 
@@ -1124,9 +1112,7 @@ static int l_ch_pose(lua_State *L) {
     CH(L);
     gait_pose p;
     gait_character_pose(w, c->id, &p);
-    lua_pushnumber(L, p.position.x);
-    lua_pushnumber(L, p.position.y);
-    lua_pushnumber(L, p.position.z);
+    push_xyz(L, p.position);
     lua_pushnumber(L, p.yaw);
     return 4;
 }
@@ -1427,6 +1413,16 @@ static int l_presses_tostring(lua_State *L) {
 
 /* ---- gate hooks ------------------------------------------------------------------------------ */
 
+int gait__push_box_world(lua_State *L, gait__wbox *b, const gait_world *world) {
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_BOXES);
+    if (!lua_istable(L, -1)) return 0;
+    lua_pushlightuserdata(L, b);
+    lua_rawget(L, -2);
+    int wud = lua_gettop(L);
+    if (lua_isnil(L, wud) || b->world != world) return 0;
+    return wud;
+}
+
 static gait_state gate_trampoline(gait_world *world, gait_character_id id, gait_state from,
                                   gait_state proposed, void *user) {
     gait__wbox *b = (gait__wbox *)user;
@@ -1434,11 +1430,8 @@ static gait_state gate_trampoline(gait_world *world, gait_character_id id, gait_
     lua_State *L = s->L;
     int top = lua_gettop(L);
     gait_state result = proposed;
-    lua_getfield(L, LUA_REGISTRYINDEX, REG_BOXES);
-    lua_pushlightuserdata(L, b);
-    lua_rawget(L, -2);
-    int wud = lua_gettop(L);
-    if (lua_isnil(L, wud) || b->world != world) goto out;
+    int wud = gait__push_box_world(L, b, world);
+    if (!wud) goto out;
     lua_getfenv(L, wud);
     lua_getfield(L, -1, "gate_hooks");
     lua_rawgeti(L, -1, id.index1);

@@ -286,7 +286,6 @@ static int l_world_traverse_scan(lua_State *L) {
 /* ---- the action hook ------------------------------------------------------------------------ */
 
 #define REG_TRAV_HOOKS "gait.traverse_hooks" /* light box -> {index1 -> function} */
-#define REG_BOXES_KEY "gait.boxes"            /* script_world.c's box -> world userdata */
 
 static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id id,
                                           const gait_traverse_scan *scan,
@@ -296,12 +295,8 @@ static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id i
     lua_State *L = s->L;
     int top = lua_gettop(L);
     gait_traverse_kind result = proposed;
-    lua_getfield(L, LUA_REGISTRYINDEX, REG_BOXES_KEY);
-    if (!lua_istable(L, -1)) goto out;
-    lua_pushlightuserdata(L, b);
-    lua_rawget(L, -2);
-    int wud = lua_gettop(L);
-    if (lua_isnil(L, wud) || b->world != world) goto out;
+    int wud = gait__push_box_world(L, b, world);
+    if (!wud) goto out;
     lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
     if (!lua_istable(L, -1)) goto out;
     lua_pushlightuserdata(L, b);
