@@ -1,5 +1,6 @@
 /* Helpers of the body tests: small worlds built in C (terrain from a formula, boxes, meshes) and a
- * frame driver. Header-only (static functions), included by the test_body*.c programs. */
+ * frame driver; the counting allocator and the box triangles are collide_fixtures.h's.
+ * Header-only (static functions), included by the test_body*.c programs. */
 #ifndef GAIT_TEST_BODY_FIXTURES_H
 #define GAIT_TEST_BODY_FIXTURES_H
 
@@ -8,32 +9,22 @@
 #include <string.h>
 
 #include "gait/gait.h"
+#include "collide_fixtures.h" /* counter, counting_alloc / counting_free, box_tris */
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-typedef struct alloc_count {
-    long allocs;
-} alloc_count;
-
-static inline void *body_count_alloc(size_t size, void *user) {
-    ((alloc_count *)user)->allocs++;
-    return malloc(size);
-}
-static inline void body_count_free(void *p, size_t size, void *user) {
-    (void)size;
-    (void)user;
-    free(p);
-}
+/* The body tests count allocations with the collision tests' counter (cnt.allocs). */
+typedef counter alloc_count;
 
 /* A world with default numbers; counting allocations when cnt is given. */
 static inline gait_world *bw_world(alloc_count *cnt) {
     gait_world_def d = gait_default_world_def();
     if (cnt) {
         memset(cnt, 0, sizeof *cnt);
-        d.hooks.alloc = body_count_alloc;
-        d.hooks.free = body_count_free;
+        d.hooks.alloc = counting_alloc;
+        d.hooks.free = counting_free;
         d.hooks.user = cnt;
     }
     return gait_world_create(&d);
@@ -68,22 +59,10 @@ static inline void bw_flat(gait_world *w) { bw_terrain(w, bw_flat0, -64, -64, 12
 /* An axis-aligned box [lo, hi] (m) as a landmark of 12 outward counter-clockwise triangles. */
 static inline gait_landmark_id bw_box(gait_world *w, double x0, double y0, double z0, double x1,
                                       double y1, double z1) {
-    float v[8][3];
-    for (int k = 0; k < 8; k++) {
-        v[k][0] = (float)((k & 1) ? x1 - x0 : 0);
-        v[k][1] = (float)((k & 2) ? y1 - y0 : 0);
-        v[k][2] = (float)((k & 4) ? z1 - z0 : 0);
-    }
-    static const int quad[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                   {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+    const float lo[3] = {0, 0, 0};
+    const float hi[3] = {(float)(x1 - x0), (float)(y1 - y0), (float)(z1 - z0)};
     float tris[36 * 3];
-    int o = 0;
-    for (int f = 0; f < 6; f++) {
-        int t[2][3] = {{quad[f][0], quad[f][1], quad[f][2]}, {quad[f][0], quad[f][2], quad[f][3]}};
-        for (int k = 0; k < 2; k++)
-            for (int j = 0; j < 3; j++)
-                for (int a = 0; a < 3; a++) tris[o++] = v[t[k][j]][a];
-    }
+    box_tris(tris, lo, hi); /* relative to the landmark's offset (x0, y0, z0), kept in doubles */
     gait_mesh_def m;
     memset(&m, 0, sizeof m);
     m.positions = tris;

@@ -3,6 +3,7 @@
 #ifndef GAIT_TEST_COLLIDE_FIXTURES_H
 #define GAIT_TEST_COLLIDE_FIXTURES_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
