@@ -16,12 +16,20 @@ static bool until_state(gait_world *w, gait_character_id id, gait_state s, int m
     return false;
 }
 
-TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
+/* Flat ground, a 6 m wide wall `height` m tall over z 2..6 and a body with `stamina` at the
+ * origin walking into it (W held). */
+static gait_world *wall_ahead(double height, double stamina, gait_character_id *id) {
     gait_world *w = bw_world(NULL);
     bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 4, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 1, 0, 0);
+    bw_box(w, -3, 0, 2, 3, height, 6);
+    *id = bw_spawn(w, 0, 0, 0, stamina);
+    bw_input(w, *id, 0, 1, 0, 0);
+    return w;
+}
+
+TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
+    gait_character_id id;
+    gait_world *w = wall_ahead(4, 100, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 30);
     gait_character_info a = bw_info(w, id);
@@ -50,11 +58,8 @@ TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
 }
 
 TEST(body_standing_still_on_a_wall_costs_nothing_and_drops_off) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 6, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 1, 0, 0);
+    gait_character_id id;
+    gait_world *w = wall_ahead(6, 100, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 30);
     bw_input(w, id, 0, 0, 0, 0);
@@ -78,11 +83,8 @@ TEST(body_standing_still_on_a_wall_costs_nothing_and_drops_off) {
 }
 
 TEST(body_stamina_out_on_a_wall_falls) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 20, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 8);
-    bw_input(w, id, 0, 1, 0, 0);
+    gait_character_id id;
+    gait_world *w = wall_ahead(20, 8, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     CHECK(until_state(w, id, GAIT_STATE_FALL, 300)); /* 6 / s while moving */
     double y = bw_info(w, id).position.y;
@@ -95,11 +97,8 @@ TEST(body_stamina_out_on_a_wall_falls) {
 }
 
 TEST(body_climb_jump_rises_along_the_wall) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 20, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 1, 0, 0);
+    gait_character_id id;
+    gait_world *w = wall_ahead(20, 100, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 10);
     double y0 = bw_info(w, id).position.y;
@@ -382,11 +381,8 @@ TEST(body_place_face_and_party_switch) {
 /* SPEC §2: a drop from a wall is not re-caught at once by the move still pushing into it, but a
  * fall that has lasted its moment (fall_catch_seconds 0.3 s) catches the wall again. */
 TEST(body_drop_is_recaught_after_a_moment_of_falling) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 30, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 1, 0, 0);
+    gait_character_id id;
+    gait_world *w = wall_ahead(30, 100, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 120); /* 3 m up */
     bw_input(w, id, 0, 1, 0, GAIT_BUTTON_DROP);
@@ -406,11 +402,8 @@ TEST(body_drop_is_recaught_after_a_moment_of_falling) {
 
 /* Climbing down onto walkable ground stands the body up (Climb -> OnFoot). */
 TEST(body_climbs_down_onto_the_ground) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 30, 6);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 1, 0, 0);
+    gait_character_id id;
+    gait_world *w = wall_ahead(30, 100, &id);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 30);
     bw_input(w, id, 0, -1, 0, 0);
