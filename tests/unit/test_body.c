@@ -211,31 +211,38 @@ TEST(body_ceiling_stops_a_jump) {
     gait_world_destroy(w);
 }
 
-/* 10,000 triangles of 5 cm over a 5 x 2.5 m floor: the walk never lifts the feet (ghost bumps
- * on internal edges would). */
-TEST(body_tiny_triangle_floor_has_no_bumps) {
-    gait_world *w = bw_world(NULL);
-    enum { NX = 100, NZ = 50 };
-    float *tris = malloc(sizeof(float) * 18 * NX * NZ);
+/* nu x nv squares of 5 cm (two triangles each) as one landmark at `offset`: u along x, v along
+ * axis v_axis (2: a floor in xz facing +y; 1: a wall in xy facing -z). */
+static gait_status add_tiny_grid(gait_world *w, int nu, int nv, int v_axis, gait_vec3 offset) {
+    float *tris = malloc(sizeof(float) * 18 * (size_t)nu * (size_t)nv);
     int o = 0;
-    for (int iz = 0; iz < NZ; iz++)
-        for (int ix = 0; ix < NX; ix++) {
-            float x0 = ix * 0.05f, x1 = (ix + 1) * 0.05f, z0 = iz * 0.05f, z1 = (iz + 1) * 0.05f;
-            float q[18] = {x0, 0, z0, x0, 0, z1, x1, 0, z1, x0, 0, z0, x1, 0, z1, x1, 0, z0};
-            memcpy(tris + o, q, sizeof q);
-            o += 18;
+    for (int iv = 0; iv < nv; iv++)
+        for (int iu = 0; iu < nu; iu++) {
+            float u0 = iu * 0.05f, u1 = (iu + 1) * 0.05f, v0 = iv * 0.05f, v1 = (iv + 1) * 0.05f;
+            const float uv[6][2] = {{u0, v0}, {u0, v1}, {u1, v1}, {u0, v0}, {u1, v1}, {u1, v0}};
+            for (int k = 0; k < 6; k++, o += 3) {
+                tris[o] = uv[k][0];
+                tris[o + 1] = tris[o + 2] = 0;
+                tris[o + v_axis] = uv[k][1];
+            }
         }
     gait_mesh_def m;
     memset(&m, 0, sizeof m);
     m.positions = tris;
-    m.vertex_count = NX * NZ * 6;
-    m.triangle_count = NX * NZ * 2;
-    m.offset.x = -2.5;
-    m.offset.y = 1.0;
-    m.offset.z = -1.25;
+    m.vertex_count = nu * nv * 6;
+    m.triangle_count = nu * nv * 2;
+    m.offset = offset;
     gait_landmark_id lid;
-    CHECK(gait_collider_add_landmark(gait_world_collider(w), &m, &lid) == GAIT_OK);
+    gait_status st = gait_collider_add_landmark(gait_world_collider(w), &m, &lid);
     free(tris);
+    return st;
+}
+
+/* 10,000 triangles of 5 cm over a 5 x 2.5 m floor: the walk never lifts the feet (ghost bumps
+ * on internal edges would). */
+TEST(body_tiny_triangle_floor_has_no_bumps) {
+    gait_world *w = bw_world(NULL);
+    CHECK(add_tiny_grid(w, 100, 50, 2, (gait_vec3){-2.5, 1.0, -1.25}) == GAIT_OK); /* 5 x 2.5 m */
     gait_character_id id = bw_spawn(w, -2.0, 1.5, 0.013, 100);
     double y0 = bw_info(w, id).position.y;
     CHECK_NEAR(y0, 1.0, 0.003);
@@ -516,27 +523,8 @@ TEST(body_stairs_at_every_speed) {
 TEST(body_slides_along_a_tiny_triangle_wall_without_bumps) {
     gait_world *w = bw_world(NULL);
     bw_flat(w);
-    enum { NX = 120, NY = 40 };
-    float *tris = malloc(sizeof(float) * 18 * NX * NY);
-    int o = 0;
-    for (int iy = 0; iy < NY; iy++)
-        for (int ix = 0; ix < NX; ix++) {
-            float x0 = ix * 0.05f, x1 = (ix + 1) * 0.05f, y0 = iy * 0.05f, y1 = (iy + 1) * 0.05f;
-            /* facing -z (towards the body): counter-clockwise seen from -z */
-            float q[18] = {x0, y0, 0, x0, y1, 0, x1, y1, 0, x0, y0, 0, x1, y1, 0, x1, y0, 0};
-            memcpy(tris + o, q, sizeof q);
-            o += 18;
-        }
-    gait_mesh_def m;
-    memset(&m, 0, sizeof m);
-    m.positions = tris;
-    m.vertex_count = NX * NY * 6;
-    m.triangle_count = NX * NY * 2;
-    m.offset.x = -3;
-    m.offset.z = 2;
-    gait_landmark_id lid;
-    CHECK(gait_collider_add_landmark(gait_world_collider(w), &m, &lid) == GAIT_OK);
-    free(tris);
+    /* facing -z (towards the body): counter-clockwise seen from -z */
+    CHECK(add_tiny_grid(w, 120, 40, 1, (gait_vec3){-3, 0, 2}) == GAIT_OK); /* 6 x 2 m */
     gait_character_id id = bw_spawn(w, -2.5, 0, 1.5, 0);
     gait_stamina_set_multiplier(gait_character_stamina(w, id), 100); /* no climbing */
     gait_character_set_camera_yaw(w, id, 0.5); /* 29 deg off the wall's normal, towards +x */
