@@ -72,13 +72,20 @@ TEST(body_mover_cache_changes_no_bit) {
     gait_world_destroy(w);
 }
 
-TEST(body_mover_cache_drops_when_a_landmark_arrives) {
+/* Flat ground and a mover of the provisional capsule (0.3 x 1.7 m, step 0.3 m, walkable 45 deg)
+ * on it; the state zeroed. */
+static gait_world *flat_mover(gait__mover *m, gait__mover_state *s) {
     gait_world *w = bw_world(NULL);
     bw_flat(w);
+    gait__mover_init(m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    memset(s, 0, sizeof *s);
+    return w;
+}
+
+TEST(body_mover_cache_drops_when_a_landmark_arrives) {
     gait__mover m;
-    gait__mover_init(&m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
     gait__mover_state s;
-    memset(&s, 0, sizeof s);
+    gait_world *w = flat_mover(&m, &s);
     s.ground_normal.y = 1;
     s.grounded = true;
     gait_vec3 v = {0, 0, 3};
@@ -94,12 +101,9 @@ TEST(body_mover_cache_drops_when_a_landmark_arrives) {
 }
 
 TEST(body_mover_walks_at_the_velocity_given) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
     gait__mover m;
-    gait__mover_init(&m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
     gait__mover_state s;
-    memset(&s, 0, sizeof s);
+    gait_world *w = flat_mover(&m, &s);
     s.feet.y = 0.5;
     s.ground_normal.y = 1;
     double vy = 0;

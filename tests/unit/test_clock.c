@@ -57,17 +57,24 @@ TEST(clock_stall_is_capped) {
     CHECK_EQ_INT(n, 1);
 }
 
+/* A world of default numbers with one default character. */
+static gait_world *world_of_one(gait_character_id *id) {
+    gait_world_def wd = gait_default_world_def();
+    gait_world *w = gait_world_create(&wd);
+    gait_character_def cd = gait_default_character_def();
+    gait_character_create(w, &cd, id);
+    return w;
+}
+
 /* Feeds the same timed press sequence at a frame rate, stepping through the world, and records
  * which step read which presses. Presses fall on multiples of 1/6 s, a whole number of frames
  * at 30, 60, 144 and 240 fps. */
 typedef struct read_log { int count; uint64_t step[64]; uint32_t presses[64]; } read_log;
 
 static void play(double fps, read_log *log, int *steps_out) {
-    gait_world_def wd = gait_default_world_def();
-    gait_world *w = gait_world_create(&wd);
-    gait_character_def cd = gait_default_character_def();
     gait_character_id id;
-    gait_character_create(w, &cd, &id);
+    gait_world *w = world_of_one(&id);
+    gait_world_def wd = gait_default_world_def(); /* the world's own clock numbers */
     gait_clock clock;
     gait_clock_init(&clock, &wd.clock);
     memset(log, 0, sizeof *log);
@@ -121,11 +128,8 @@ TEST(clock_same_presses_at_30_60_144_240_fps) {
 }
 
 TEST(clock_press_in_a_frame_without_a_step_is_kept) {
-    gait_world_def wd = gait_default_world_def();
-    gait_world *w = gait_world_create(&wd);
-    gait_character_def cd = gait_default_character_def();
     gait_character_id id;
-    gait_character_create(w, &cd, &id);
+    gait_world *w = world_of_one(&id);
     gait_input in;
     memset(&in, 0, sizeof in);
     in.pressed = GAIT_BUTTON_SKILL;
@@ -152,11 +156,8 @@ TEST(clock_press_in_a_frame_without_a_step_is_kept) {
 }
 
 TEST(clock_held_buttons_are_levels) {
-    gait_world_def wd = gait_default_world_def();
-    gait_world *w = gait_world_create(&wd);
-    gait_character_def cd = gait_default_character_def();
     gait_character_id id;
-    gait_character_create(w, &cd, &id);
+    gait_world *w = world_of_one(&id);
     gait_input in;
     memset(&in, 0, sizeof in);
     in.held = GAIT_BUTTON_ATTACK;
