@@ -16,6 +16,15 @@ static bool until_state(gait_world *w, gait_character_id id, gait_state s, int m
     return false;
 }
 
+/* Runs until the body is on its feet (true) or max steps pass. */
+static bool until_on_foot(gait_world *w, gait_character_id id, int max) {
+    for (int k = 0; k < max; k++) {
+        gait_world_step(w);
+        if (gait_state_on_foot(bw_info(w, id).phase.state)) return true;
+    }
+    return false;
+}
+
 /* Flat ground, a 6 m wide wall `height` m tall over z 2..6 and a body with `stamina` at the
  * origin walking into it (W held). */
 static gait_world *wall_ahead(double height, double stamina, gait_character_id *id) {
@@ -42,11 +51,7 @@ TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
     CHECK(b.contact.wall);
     CHECK(b.stamina < a.stamina); /* moving on a wall costs */
     /* up and over onto the walkable top */
-    bool over = false;
-    for (int k = 0; k < 240 && !over; k++) {
-        gait_world_step(w);
-        if (gait_state_on_foot(bw_info(w, id).phase.state)) over = true;
-    }
+    bool over = until_on_foot(w, id, 240);
     CHECK(over);
     bw_steps(w, 20);
     gait_character_info c = bw_info(w, id);
@@ -138,11 +143,7 @@ TEST(body_climbs_a_terrain_cliff_held_to_its_surface) {
     double cy = b.position.y + 0.3, cz = b.position.z;
     double dist = (cy - 4 * (cz - 2)) / sqrt(17.0); /* distance to the plane y = 4 (z - 2) */
     CHECK_NEAR(dist, 0.3, 1e-3);
-    bool over = false;
-    for (int k = 0; k < 300 && !over; k++) {
-        gait_world_step(w);
-        if (gait_state_on_foot(bw_info(w, id).phase.state)) over = true;
-    }
+    bool over = until_on_foot(w, id, 300);
     CHECK(over);
     bw_steps(w, 20);
     gait_character_info c = bw_info(w, id);
@@ -297,11 +298,7 @@ TEST(body_swims_floating_at_wading_depth_and_wades_out) {
     CHECK_NEAR(i.velocity.z, 2.3, 0.023);
     /* back to the shore: stands once the ground rises to the feet */
     bw_input(w, id, 0, -1, 0, 0);
-    bool out = false;
-    for (int k = 0; k < 600 && !out; k++) {
-        gait_world_step(w);
-        if (gait_state_on_foot(bw_info(w, id).phase.state)) out = true;
-    }
+    bool out = until_on_foot(w, id, 600);
     CHECK(out);
     bw_steps(w, 60);
     i = bw_info(w, id);
@@ -407,11 +404,7 @@ TEST(body_climbs_down_onto_the_ground) {
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 30);
     bw_input(w, id, 0, -1, 0, 0);
-    bool down = false;
-    for (int k = 0; k < 120 && !down; k++) {
-        gait_world_step(w);
-        if (gait_state_on_foot(bw_info(w, id).phase.state)) down = true;
-    }
+    bool down = until_on_foot(w, id, 120);
     CHECK(down);
     CHECK_NEAR(bw_info(w, id).position.y, 0, 1e-9);
     gait_world_destroy(w);
