@@ -8,6 +8,19 @@ local S = require("gait.scenario") -- world (flat 128 m by default), box (by cor
 local world, box = S.world, S.box
 local run = S.steps -- n steps of 1/60 s with the same input (presses only in the first)
 
+-- a jump, then n steps with no input: the highest the feet rose (m)
+local function jump_apex(w, ch, n)
+  local apex = 0
+  run(w, ch, 1, {pressed = {"jump"}})
+  for _ = 1, n do
+    ch:set_input{}
+    w:step()
+    local _, y = ch:position()
+    apex = math.max(apex, y)
+  end
+  return apex
+end
+
 test("flat run speed is the tuned run speed (+-1 %)", function()
   local w = world()
   local ch = w:spawn{position = {0, 0, 0}}
@@ -107,14 +120,7 @@ end)
 test("the jump's apex is the tuned height (+-1 %)", function()
   local w = world()
   local ch = w:spawn{position = {0, 0, 0}}
-  local apex = 0
-  run(w, ch, 1, {pressed = {"jump"}})
-  for _ = 1, 90 do
-    ch:set_input{}
-    w:step()
-    local _, y = ch:position()
-    apex = math.max(apex, y)
-  end
+  local apex = jump_apex(w, ch, 90)
   expect_near(apex, 1.2, 0.012, "apex (m, +-1 %)")
   expect_eq(ch:state(), "idle", "landed")
 end)
@@ -137,14 +143,7 @@ test("a ceiling stops a jump", function()
   local w = world()
   box(w, -3, 2.2, -3, 3, 3, 3)
   local ch = w:spawn{position = {0, 0, 0}}
-  local apex = 0
-  run(w, ch, 1, {pressed = {"jump"}})
-  for _ = 1, 60 do
-    ch:set_input{}
-    w:step()
-    local _, y = ch:position()
-    apex = math.max(apex, y)
-  end
+  local apex = jump_apex(w, ch, 60)
   expect_true(apex <= 2.2 - 1.7 + 1e-6, "the head stays under the ceiling")
   expect_true(apex > 0.45, "rose until it")
   expect_eq(ch:state(), "idle", "back on the ground")
