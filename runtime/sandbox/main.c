@@ -2,7 +2,7 @@
  *
  *   gait-sandbox [WORLD.lua] [--world FILE] [--root DIR] [--frames N] [--screenshot FILE.png]
  *                [--shot-frame N] [--input TRACK] [--fps N] [--status-interval S] [--size WxH]
- *                [--kit NAME] [--no-hud]
+ *                [--kit NAME] [--no-hud] [--record FILE.replay | --replay FILE.replay]
  *
  * A frame (SPEC §1): read input once -> hold the presses (the character keeps them until a step
  * reads them) -> turn the camera -> run the whole fixed steps due (gait_world_update, or the Lua
@@ -14,11 +14,20 @@
  * status line goes to stdout every --status-interval seconds (1 by default):
  *   status t=… pos=x,y,z state=… stamina=… fps=… frame_ms=… runtime_ms=… (then more fields)
  * plus one "state t=… from=… to=…" line per state change and "script_error …" / "world_error …"
- * lines when a script or the world file fails. */
+ * lines when a script or the world file fails.
+ *
+ * Replays (gait/replay.h): --record FILE writes every frame's seconds and the player's input,
+ * saved when the sandbox ends (window closed, --frames, a track's quit, SIGINT or SIGTERM) with
+ * a last "record_done hash=… frames=… file=…" line; --replay FILE plays one back instead of the
+ * live input (the same frame seconds, so the same steps) and ends with
+ * "replay_done hash=… frames=…". `gait replay FILE` rebuilds the same world headless (the world
+ * file named in the header, the tuning, the kit) and prints the same hash. */
 #include "sandbox.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +51,9 @@ typedef struct sb_options {
     double render_scale;         /* fraction of the window's resolution the scene is drawn at */
     int width, height;
     bool hud;
+    bool world_given;            /* --world or WORLD.lua (a replay's own world otherwise) */
+    char record[SB_PATH_MAX];    /* --record: the replay file to write */
+    char replay[SB_PATH_MAX];    /* --replay: the replay file to play */
 } sb_options;
 
 /* Everything the sandbox owns. The GLFW callbacks reach only `controls`, through the window's
@@ -75,7 +87,14 @@ typedef struct sb_app {
     double t0;
     char shot_dir[SB_PATH_MAX];
     int shot_count;
+    gait_replay_recorder *rec;        /* --record */
+    gait_replay_player *play;         /* --replay */
+    char kit_used[64];                /* the kit the player got (for the replay header) */
 } sb_app;
+
+/* SIGINT / SIGTERM while recording: end the frame loop cleanly so the replay is saved. */
+static volatile sig_atomic_t stop_requested;
+static void on_stop_signal(int sig) { (void)sig; stop_requested = 1; }
 
 /* ---- arguments ---------------------------------------------------------------------------- */
 
@@ -96,7 +115,11 @@ static void usage(FILE *f) {
             "                        (default 1; under llvmpipe 0.5 saves ~5 ms of CPU a frame)\n"
 "  --place X,Y,Z[,YAW]   start there (m, rad) instead of the world's spawn\n"
             "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
-            "  --no-hud              draw no HUD\n");
+            "  --no-hud              draw no HUD\n"
+            "  --record FILE         record every frame's seconds and the player's input to a\n"
+            "                        replay file, saved at exit (`gait replay FILE` plays it)\n"
+            "  --replay FILE         play a replay file instead of the live input; prints\n"
+            "                        'replay_done hash=... frames=...' at the end\n");
 }
 
 static bool parse_args(int argc, char **argv, sb_options *o) {
@@ -141,12 +164,19 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
             }
         }
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
+        else if (strcmp(a, "--record") == 0) { NEED_VALUE(); snprintf(o->record, sizeof o->record, "%s", val); }
+        else if (strcmp(a, "--replay") == 0) { NEED_VALUE(); snprintf(o->replay, sizeof o->replay, "%s", val); }
         else if (a[0] == '-') { fprintf(stderr, "gait-sandbox: unknown option %s\n", a); usage(stderr); return false; }
         else snprintf(o->world, sizeof o->world, "%s", a);
+        if (strcmp(a, "--world") == 0 || a[0] != '-') o->world_given = true;
 #undef NEED_VALUE
     }
     if (o->frames < 0 || o->shot_frame < 0 || !(o->fps >= 0) || !(o->status_interval > 0)) {
         fprintf(stderr, "gait-sandbox: --frames, --shot-frame, --fps must be >= 0 and --status-interval > 0\n");
+        return false;
+    }
+    if (o->record[0] && o->replay[0]) {
+        fprintf(stderr, "gait-sandbox: --record and --replay cannot be used together\n");
         return false;
     }
     return true;
@@ -279,9 +309,12 @@ static void script_load(sb_app *app) {
     char kit_path[SB_PATH_MAX];
     snprintf(probe, sizeof probe, "scripts/kits/%s.lua", kit);
     sb_path_join(kit_path, sizeof kit_path, app->opt.root, probe);
-    if ((app->opt.kit[0] || file_exists(kit_path)) &&
-        gait_script_set_kit(app->script, app->player, kit) != GAIT_OK)
-        set_error(app, "script_error", gait_script_last_error(app->script));
+    if (app->opt.kit[0] || file_exists(kit_path)) {
+        if (gait_script_set_kit(app->script, app->player, kit) != GAIT_OK)
+            set_error(app, "script_error", gait_script_last_error(app->script));
+        else
+            snprintf(app->kit_used, sizeof app->kit_used, "%s", kit);
+    }
     app->script_errors_seen = gait_script_error_count(app->script);
 }
 
@@ -544,7 +577,9 @@ static int run(sb_app *app) {
     app->stat_start = last;
     app->last_state = GAIT_STATE_COUNT;
     double world_check = 0;
-    while (!glfwWindowShouldClose(app->window)) {
+    while (!glfwWindowShouldClose(app->window) && !stop_requested) {
+        if (app->play && gait_replay_player_frame_index(app->play) >= gait_replay_player_frame_count(app->play))
+            break;   /* a replay of no frames */
         double start = now_s(), cpu_start = cpu_s();
         double dt = start - last;
         last = start;
@@ -573,8 +608,20 @@ static int run(sb_app *app) {
 #endif
         }
 
-        /* Input: the look turns the camera now; the presses are held until a step reads them. */
-        gait_character_set_input(app->world, app->player, &in);
+        /* Input: the look turns the camera now; the presses are held until a step reads them.
+         * A replay gives the recorded input and frame seconds instead (the live input still
+         * drives the sandbox's own actions: help, debug view, screenshots). */
+        if (app->play) {
+            if (gait_replay_player_next(app->play, app->world, &dt) != GAIT_OK) {
+                fprintf(stderr, "gait-sandbox: --replay %s: %s\n", app->opt.replay,
+                        gait_replay_player_last_error(app->play));
+                return 1;
+            }
+        } else {
+            gait_character_set_input(app->world, app->player, &in);
+            if (app->rec && gait_replay_recorder_input(app->rec, app->player, &in) != GAIT_OK)
+                fprintf(stderr, "gait-sandbox: --record: %s\n", gait_replay_recorder_last_error(app->rec));
+        }
 
 #ifdef GAIT_SANDBOX_SCRIPT
         if (app->script) gait_script_poll(app->script, NULL);   /* hot reload: saved files */
@@ -593,6 +640,8 @@ static int run(sb_app *app) {
             gait_world_update(app->world, dt, &steps);
         }
         double runtime = now_s() - rt0;
+        if (app->rec && gait_replay_recorder_end_frame(app->rec, dt) != GAIT_OK)
+            fprintf(stderr, "gait-sandbox: --record: %s\n", gait_replay_recorder_last_error(app->rec));
 
         gait_character_info info;
         gait_pose pose;
@@ -640,7 +689,10 @@ static int run(sb_app *app) {
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
 
         app->frame++;
-        bool last_frame = (app->opt.frames > 0 && app->frame >= app->opt.frames) || act.quit;
+        bool last_frame = (app->opt.frames > 0 && app->frame >= app->opt.frames) || act.quit ||
+                          stop_requested ||
+                          (app->play && gait_replay_player_frame_index(app->play) >=
+                                            gait_replay_player_frame_count(app->play));
         if (act.screenshot) take_screenshot(app, act.screenshot_path);
         if (app->opt.screenshot[0] &&
             ((app->opt.shot_frame > 0 && app->frame == app->opt.shot_frame) ||
@@ -689,6 +741,72 @@ static int run(sb_app *app) {
 
 static int sb_main(sb_app *app, int argc, char **argv);
 
+/* ---- replays ------------------------------------------------------------------------------ */
+
+/* --replay: loads the file; its world, kit and --place become the run's unless given. */
+static bool replay_open(sb_app *app) {
+    char err[1024];
+    if (gait_replay_player_open(app->opt.replay, NULL, &app->play, err, sizeof err) != GAIT_OK) {
+        fprintf(stderr, "gait-sandbox: --replay: %s\n", err);
+        return false;
+    }
+    const char *world = gait_replay_player_world_name(app->play);
+    if (!app->opt.world_given && world[0]) snprintf(app->opt.world, sizeof app->opt.world, "%s", world);
+    const char *kit = gait_replay_player_meta(app->play, "kit");
+    if (!app->opt.kit[0] && kit) snprintf(app->opt.kit, sizeof app->opt.kit, "%s", kit);
+    const char *place = gait_replay_player_meta(app->play, "place");
+    if (!app->opt.place && place &&
+        sscanf(place, "%lf,%lf,%lf,%lf", &app->opt.place_at.x, &app->opt.place_at.y,
+               &app->opt.place_at.z, &app->opt.place_yaw) == 4)
+        app->opt.place = true;
+    printf("replay %s: %d frames of %s\n", app->opt.replay, gait_replay_player_frame_count(app->play),
+           world[0] ? world : "(no world)");
+    return true;
+}
+
+/* --record: the header says what `gait replay` must rebuild: the world file (an absolute path
+ * when it can be made one), the host, the kit and where the player was placed. */
+static bool record_start(sb_app *app) {
+    char world[PATH_MAX];
+    if (!realpath(app->opt.world, world)) snprintf(world, sizeof world, "%s", app->opt.world);
+    app->rec = gait_replay_recorder_create(NULL, world);
+    char buf[256];
+    bool ok = app->rec != NULL &&
+              gait_replay_recorder_set_meta(app->rec, "host", "sandbox") == GAIT_OK &&
+              gait_replay_recorder_add_character(app->rec, app->player) == GAIT_OK;
+    if (ok) {
+        snprintf(buf, sizeof buf, "%g", app->opt.fps);
+        gait_replay_recorder_set_meta(app->rec, "fps", buf);
+        if (app->kit_used[0]) gait_replay_recorder_set_meta(app->rec, "kit", app->kit_used);
+        if (app->opt.place) {
+            snprintf(buf, sizeof buf, "%a,%a,%a,%a", app->opt.place_at.x, app->opt.place_at.y,
+                     app->opt.place_at.z, app->opt.place_yaw);
+            gait_replay_recorder_set_meta(app->rec, "place", buf);
+        }
+    }
+    if (!ok) {
+        fprintf(stderr, "gait-sandbox: --record %s: could not start recording: %s\n", app->opt.record,
+                app->rec ? gait_replay_recorder_last_error(app->rec) : "bad world path or out of memory");
+        return false;
+    }
+    signal(SIGINT, on_stop_signal);
+    signal(SIGTERM, on_stop_signal);
+    return true;
+}
+
+/* Saves the replay and prints the hash `gait replay` must reproduce. */
+static bool record_finish(sb_app *app) {
+    if (gait_replay_recorder_save(app->rec, app->opt.record) != GAIT_OK) {
+        fprintf(stderr, "gait-sandbox: --record: %s\n", gait_replay_recorder_last_error(app->rec));
+        return false;
+    }
+    printf("record_done hash=%016llx frames=%d file=%s\n",
+           (unsigned long long)gait_world_state_hash(app->world),
+           gait_replay_recorder_frame_count(app->rec), app->opt.record);
+    fflush(stdout);
+    return true;
+}
+
 int main(int argc, char **argv) {
     /* Status lines go to a pipe in tests: keep them line by line. */
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -702,6 +820,17 @@ int main(int argc, char **argv) {
 static int sb_main(sb_app *app, int argc, char **argv) {
     if (!parse_args(argc, argv, &app->opt)) return 2;
     find_root(&app->opt);
+    if (app->opt.replay[0] && !replay_open(app)) return 1;
+    if (app->opt.record[0]) {
+        /* Fail now, not after the run: the file must be writable (it is written at exit). */
+        FILE *probe = fopen(app->opt.record, "w");
+        if (!probe) {
+            fprintf(stderr, "gait-sandbox: --record %s: cannot write the replay: %s\n",
+                    app->opt.record, strerror(errno));
+            return 2;
+        }
+        fclose(probe);
+    }
     if (!app->opt.world[0])
         sb_path_join(app->opt.world, sizeof app->opt.world, app->opt.root, "scripts/worlds/default.lua");
 
@@ -788,7 +917,15 @@ static int sb_main(sb_app *app, int argc, char **argv) {
 #ifdef GAIT_SANDBOX_SCRIPT
     script_start(app);
 #endif
+    if (app->opt.record[0] && !record_start(app)) goto out;
     rc = run(app);
+    if (rc == 0 && app->rec && !record_finish(app)) rc = 1;
+    if (rc == 0 && app->play) {
+        printf("replay_done hash=%016llx frames=%d\n",
+               (unsigned long long)gait_world_state_hash(app->world),
+               gait_replay_player_frame_index(app->play));
+        fflush(stdout);
+    }
 out:
 #ifdef GAIT_SANDBOX_SCRIPT
     if (app->script) gait_script_destroy(app->script);
@@ -797,6 +934,8 @@ out:
     if (app->world) gait_world_destroy(app->world);
     sb_renderer_destroy(app->renderer);
     sb_controls_free(&app->controls);
+    gait_replay_recorder_destroy(app->rec);
+    gait_replay_player_destroy(app->play);
     free(app->lines);
     glfwDestroyWindow(app->window);
     glfwTerminate();
