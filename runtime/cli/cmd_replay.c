@@ -9,7 +9,13 @@
  * bit-identical and the final gait_world_state_hash matches the recording's.
  *
  * Both halves hook the Lua methods rather than the runner, so the runner stays the one frame
- * loop there is. A frame() that does more than set input (places, spends) is not replayed. */
+ * loop there is. A frame() that does more than set input (places, spends) is not replayed.
+ *
+ * A replay recorded by gait-sandbox --record ("meta host sandbox") names a world file instead:
+ * it is rebuilt as the sandbox builds it (a host world with the default def, the world file
+ * through lua/gait/worldfile.lua, the player's camera turned to the spawn yaw, the recorded
+ * --place, the tuning, the recorded kit) and played frame by frame as the sandbox runs a frame
+ * (the input, gait_script_poll, gait_script_frame). */
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdio.h>
@@ -153,6 +159,83 @@ int gait_cli_record_end(gait_script *s, gait_replay_recorder *rec, const char *p
     return 0;
 }
 
+/* A sandbox replay (see the top): the world file, the player, the frames; 0 or 1. */
+static int replay_sandbox(gait_replay_player *p, const char *file, const char *world_file,
+                          const char *dir) {
+    static const char *const LOAD_WORLD =
+        "local path = ...\n"
+        "local gait = require('gait')\n"
+        "local player, data = require('gait.worldfile').load_into(gait.world.host(), path)\n"
+        "local i, g = player:id()\n"
+        "return i, g, (data.spawn or {}).yaw or 0\n";
+    gait_world_def wd = gait_default_world_def();
+    gait_world *w = gait_world_create(&wd);
+    gait_script_def sd = gait_default_script_def();
+    sd.root = dir;
+    sd.world = w;
+    gait_script *s = w ? gait_script_create(&sd) : NULL;
+    if (!s) {
+        fprintf(stderr, "gait replay: could not make the world and the Lua layer\n");
+        if (w) gait_world_destroy(w);
+        return 1;
+    }
+    int rc = 1, played = 0;
+    lua_State *L = gait_script_lua(s);
+    int top = lua_gettop(L);
+    gait_character_id player = GAIT_NULL_ID_INIT;
+    double yaw = 0;
+    if (luaL_loadbuffer(L, LOAD_WORLD, strlen(LOAD_WORLD), "=gait replay (world file)") != 0 ||
+        (lua_pushstring(L, world_file), lua_pcall(L, 1, 3, 0) != 0)) {
+        fprintf(stderr, "gait replay: %s: %s\n", file, lua_tostring(L, -1));
+        lua_settop(L, top);
+        goto done;
+    }
+    player.index1 = (int32_t)lua_tointeger(L, -3);
+    player.generation = (uint32_t)lua_tonumber(L, -2);
+    yaw = lua_tonumber(L, -1);
+    lua_settop(L, top);
+    /* as the sandbox makes its player: the camera looks along the spawn yaw, then --place */
+    gait_character_set_camera_yaw(w, player, yaw);
+    const char *place = gait_replay_player_meta(p, "place");
+    if (place) {
+        gait_vec3 at;
+        double place_yaw;
+        if (sscanf(place, "%lf,%lf,%lf,%lf", &at.x, &at.y, &at.z, &place_yaw) != 4 ||
+            gait_character_place(w, player, at, place_yaw) != GAIT_OK) {
+            fprintf(stderr, "gait replay: %s: cannot place the player at \"%s\"\n", file, place);
+            goto done;
+        }
+    }
+    char probe[4096 + 64];
+    snprintf(probe, sizeof probe, "%s/scripts/tuning/locomotion.lua", dir);
+    FILE *f = fopen(probe, "r");
+    if (f) {
+        fclose(f);
+        if (gait_script_load_tuning(s, NULL) != GAIT_OK) goto done; /* the error is logged */
+    }
+    const char *kit = gait_replay_player_meta(p, "kit");
+    if (kit && gait_script_set_kit(s, player, kit) != GAIT_OK) goto done;
+    double dt = 0;
+    while (gait_replay_player_frame_index(p) < gait_replay_player_frame_count(p)) {
+        if (gait_replay_player_next(p, w, &dt) != GAIT_OK) {
+            fprintf(stderr, "gait replay: %s\n", gait_replay_player_last_error(p));
+            goto done;
+        }
+        gait_script_poll(s, NULL);
+        gait_script_frame(s, dt, NULL);
+        played++;
+    }
+    rc = gait_script_error_count(s) ? 1 : 0;
+    if (rc == 0) {
+        printf("replayed %d frames of %s\n", played, world_file);
+        printf("state hash: %016llx\n", (unsigned long long)gait_world_state_hash(w));
+    }
+done:
+    gait_script_destroy(s);
+    gait_world_destroy(w);
+    return rc;
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: gait replay FILE.replay [--root DIR]\n");
     return 2;
@@ -185,6 +268,12 @@ int gait_cli_replay(int argc, char **argv) {
     if (gait_cli_find_root(root, dir, sizeof dir) != 0) {
         gait_replay_player_destroy(p);
         return 2;
+    }
+    const char *host = gait_replay_player_meta(p, "host");
+    if (host && strcmp(host, "sandbox") == 0) {
+        int src = replay_sandbox(p, file, scenario, dir);
+        gait_replay_player_destroy(p);
+        return src;
     }
     gait_script *s = gait_cli_script(dir);
     if (!s) {
