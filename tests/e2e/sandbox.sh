@@ -11,7 +11,8 @@
 #   status t=… pos=x,y,z state=… stamina=… fps=… frame_ms=… runtime_ms=… cam_yaw=… …
 #   state t=… from=… to=… stamina=…
 #   script_error t=… file:line: message
-# Then a headless run: --frames, --screenshot and an --input track.
+# Then a headless run: --frames, --screenshot and an --input track; then a replay recorded at
+# --fps 144 and played back by `gait replay` and `gait-sandbox --replay` (equal state hashes).
 # One line per check, then "N passed, N failed". Skips (0 passed, 0 failed) only without
 # xvfb-run.
 BUILD=${1:-build}
@@ -210,6 +211,47 @@ rc=$?
 [ $rc -eq 0 ] && [ -s "$TMP/headless.png" ] && grep -q '^state .*to=jump' "$TMP/headless.log" &&
     grep -q '^status .*frame=45 ' "$TMP/headless.log"
 check "headless-frames-screenshot-input" $? "(exit $rc)"
+
+# 11. Replays: record a run at --fps 144 driven by a track (W held, a jump, a dash), then play it
+# back headless (gait replay) and in the sandbox (--replay): the same final state hash all round.
+cp "$REPO/scripts/tuning/locomotion.lua" "$TMP/root/scripts/tuning/"   # broken by step 9
+cat >"$TMP/replay-track" <<'EOF2'
+0.1 key w down
+0.5 key space tap
+1.4 key lshift down
+1.6 key lshift up
+2.0 key w up
+2.2 quit
+EOF2
+timeout 30 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --fps 144 \
+    --size 640x360 --input "$TMP/replay-track" --record "$TMP/run.replay" >"$TMP/record.log" 2>&1
+rc=$?
+rec=$(grep '^record_done ' "$TMP/record.log" | tail -n 1)
+h_rec=$(field "$rec" hash); n_rec=$(field "$rec" frames)
+[ $rc -eq 0 ] && [ -n "$h_rec" ] && [ "${n_rec:-0}" -gt 0 ] && [ -s "$TMP/run.replay" ] &&
+    grep -q '^state .*to=jump' "$TMP/record.log" && grep -q '^state .*to=dash' "$TMP/record.log"
+check "record-144fps-jump-dash" $? "(exit $rc, hash=${h_rec:-?} frames=${n_rec:-?})"
+h_cli=$("$BUILD/gait" replay "$TMP/run.replay" --root "$TMP/root" 2>"$TMP/gait-replay.err" |
+    awk '/^state hash: / { print $3 }')
+[ -n "$h_rec" ] && [ "$h_cli" = "$h_rec" ]
+check "gait-replay-same-hash" $? "(gait replay ${h_cli:-none: $(head -n 1 "$TMP/gait-replay.err")}, recorded $h_rec)"
+timeout 30 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --fps 0 \
+    --size 640x360 --replay "$TMP/run.replay" >"$TMP/replay.log" 2>&1
+rc=$?
+done_line=$(grep '^replay_done ' "$TMP/replay.log" | tail -n 1)
+h_sb=$(field "$done_line" hash); n_sb=$(field "$done_line" frames)
+[ $rc -eq 0 ] && [ -n "$h_rec" ] && [ "$h_sb" = "$h_rec" ] && [ "$n_sb" = "$n_rec" ]
+check "sandbox-replay-same-hash" $? "(exit $rc, sandbox ${h_sb:-none} frames=${n_sb:-?}, recorded $h_rec)"
+# A malformed replay: a clear error naming the file, a non-zero exit (before any window opens).
+head -n 5 "$TMP/run.replay" >"$TMP/bad.replay"
+out=$("$SANDBOX" --root "$TMP/root" --replay "$TMP/bad.replay" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "bad.replay:[0-9]"
+check "malformed-replay-error" $? "(exit $rc: $(echo "$out" | head -n 1))"
+out=$("$SANDBOX" --root "$TMP/root" --record "$TMP/no/such/dir/x.replay" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "no/such/dir/x.replay"
+check "unwritable-record-error" $? "(exit $rc: $out)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
