@@ -469,6 +469,7 @@ static int luaopen_gait(lua_State *L) {
     add_submodule(L, "stamina", gait__open_stamina);
     add_submodule(L, "clock", gait__open_clock);
     add_submodule(L, "traverse", gait__open_traverse); /* after world and character */
+    gait__present_register(L);                         /* ch:camera(), ch:anim(), ... */
     add_submodule(L, "kit", open_kit);
     add_submodule(L, "image", gait__open_image);
     return 1;
@@ -656,19 +657,9 @@ gait_status gait_script_run_string(gait_script *s, const char *code, const char 
 
 gait_status gait_script_load_tuning(gait_script *s, const char *dir) {
     if (!s) return GAIT_ERR_INVALID_ARGUMENT;
-    static const char *const names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates",
-                                                        "traversal"};
     char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
     const char *paths[GAIT__TUNE_FILES];
-    for (int k = 0; k < GAIT__TUNE_FILES; k++) {
-        int n = dir ? snprintf(buf[k], sizeof buf[k], "%s/%s.lua", dir, names[k])
-                    : snprintf(buf[k], sizeof buf[k], "%s/scripts/tuning/%s.lua", s->root, names[k]);
-        if (n < 0 || n >= (int)sizeof buf[k]) return GAIT_ERR_INVALID_ARGUMENT;
-        paths[k] = buf[k];
-    }
-    FILE *tf = fopen(buf[GAIT__TUNE_TRAVERSAL], "r"); /* optional (traverse_script.c) */
-    if (tf) fclose(tf);
-    else paths[GAIT__TUNE_TRAVERSAL] = NULL;
+    if (!gait__tuning_dir_paths(s, dir, buf, paths)) return GAIT_ERR_INVALID_ARGUMENT;
     int top = lua_gettop(s->L);
     gait_status st = gait__tuning_load(s, paths);
     lua_settop(s->L, top);

@@ -47,10 +47,10 @@ typedef struct gait__watch {
     long long mtime_ns, size, ino; /* a change in any of them is a change of the file */
 } gait__watch;
 
-/* traversal.lua (traverse_script.c) is optional in a directory: a set without it keeps the
- * built-in traversal table. */
+/* traversal.lua (traverse_script.c), camera.lua and anim.lua (script_present.c) are optional in
+ * a directory: a set without one keeps the built-in numbers for it. */
 enum { GAIT__TUNE_LOCOMOTION = 0, GAIT__TUNE_STAMINA, GAIT__TUNE_GATES, GAIT__TUNE_TRAVERSAL,
-       GAIT__TUNE_FILES };
+       GAIT__TUNE_CAMERA, GAIT__TUNE_ANIM, GAIT__TUNE_FILES };
 
 /* The numbers the tuning files gave, validated; applied to every world. */
 typedef struct gait__tuning {
@@ -61,6 +61,10 @@ typedef struct gait__tuning {
     double refill_rate, refill_delay;  /* per s, s: applied to every live pool and new ones */
     bool has_traversal;                /* traversal.lua gave the action table below */
     gait_traverse_table traversal;
+    bool has_camera, has_anim;         /* camera.lua, anim.lua gave these (script_present.c) */
+    gait_camera_def camera;
+    gait_anim_def anim;
+    char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX]; /* "" = not mapped */
     char paths[GAIT__TUNE_FILES][GAIT__PATH_MAX]; /* "" = that file is not part of the set */
 } gait__tuning;
 
@@ -138,6 +142,17 @@ void gait__push_world(lua_State *L, gait_script *s, gait_world *world, bool owne
 gait__wbox *gait__check_world(lua_State *L, int idx);
 void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
 gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
+
+/* script_present.c: camera.lua and anim.lua, and ch:camera() / ch:anim() / ch:set_clip() ... */
+bool gait__camera_from_table(lua_State *L, int idx, const char *path, gait_camera_def *out,
+                             char *err, size_t cap);
+bool gait__anim_from_table(lua_State *L, int idx, const char *path, gait_anim_def *out,
+                           char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX], char *err,
+                           size_t cap);
+/* The tuning's camera, anim settings and clip map onto one character (spawn, reload). */
+void gait__present_apply_character(gait_script *s, gait_world *w, gait_character_id id);
+/* Adds the character methods (after the character class exists). */
+void gait__present_register(lua_State *L);
 /* For a hook's trampoline: pushes what it takes to find the world userdata of box b and returns
  * its stack index, or 0 when b has none or no longer holds `world` (the caller restores the top). */
 int gait__push_box_world(lua_State *L, gait__wbox *b, const gait_world *world);
@@ -158,6 +173,11 @@ int gait__open_stamina(lua_State *L);
 int gait__open_clock(lua_State *L);
 int gait__open_image(lua_State *L);
 gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE_FILES]);
+/* The tuning set of a directory (NULL: <root>/scripts/tuning): every file's path, with the
+ * optional ones that are not there left NULL. False when a path is too long. */
+bool gait__tuning_dir_paths(const gait_script *s, const char *dir,
+                            char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX],
+                            const char *paths[GAIT__TUNE_FILES]);
 /* Applies the current tuning (if loaded) to one world / to every world. */
 void gait__tuning_apply_world(gait_script *s, gait_world *w);
 void gait__tuning_apply_all(gait_script *s);

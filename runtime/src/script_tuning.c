@@ -87,7 +87,7 @@ static const field schema[] = {
 static const char *const group_file[] = {"locomotion.lua (a body type's entry)", "gates.lua",
                                          "stamina.lua (costs)"};
 static const char *const tune_names[GAIT__TUNE_FILES] = {"locomotion", "stamina", "gates",
-                                                         "traversal"};
+                                                         "traversal", "camera", "anim"};
 
 static const field *find_field(const char *name, int group) {
     for (int i = 0; i < SCHEMA_COUNT; i++)
@@ -329,6 +329,19 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
             goto fail;
         t.has_traversal = true;
     }
+    /* camera.lua and anim.lua: the presentation (script_present.c reads them) */
+    if (tab[GAIT__TUNE_CAMERA]) {
+        if (!gait__camera_from_table(L, tab[GAIT__TUNE_CAMERA], t.paths[GAIT__TUNE_CAMERA],
+                                     &t.camera, err, sizeof err))
+            goto fail;
+        t.has_camera = true;
+    }
+    if (tab[GAIT__TUNE_ANIM]) {
+        if (!gait__anim_from_table(L, tab[GAIT__TUNE_ANIM], t.paths[GAIT__TUNE_ANIM], &t.anim,
+                                   t.clips, err, sizeof err))
+            goto fail;
+        t.has_anim = true;
+    }
 
     t.provisional = base;
     if (tab[GAIT__TUNE_LOCOMOTION]) {
@@ -405,6 +418,11 @@ void gait__tuning_apply_world(gait_script *s, gait_world *w) {
         else gait_world_clear_locomotion(w, (gait_body_type)i);
     }
     if (s->tuning.has_traversal) gait_world_set_traverse_table(w, &s->tuning.traversal);
+    for (int i = 0; i < w->capacity; i++) /* camera and clip map; each camera keeps its yaw */
+        if (w->characters[i].alive) {
+            gait_character_id id = {i + 1, w->characters[i].generation};
+            gait__present_apply_character(s, w, id);
+        }
     if (s->tuning.refill_rate >= 0)
         for (int i = 0; i < w->capacity; i++) /* runtime state (value, rest) is kept */
             if (w->characters[i].alive) {
@@ -428,6 +446,26 @@ void gait__tuning_apply_all(gait_script *s) {
 
 /* ---- gait.tuning --------------------------------------------------------------------------- */
 
+bool gait__tuning_dir_paths(const gait_script *s, const char *dir,
+                            char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX],
+                            const char *paths[GAIT__TUNE_FILES]) {
+    for (int k = 0; k < GAIT__TUNE_FILES; k++) {
+        int n = dir ? snprintf(buf[k], GAIT__PATH_MAX, "%s/%s.lua", dir, tune_names[k])
+                    : snprintf(buf[k], GAIT__PATH_MAX, "%s/scripts/tuning/%s.lua", s->root,
+                               tune_names[k]);
+        if (n < 0 || n >= GAIT__PATH_MAX) return false;
+        paths[k] = buf[k];
+    }
+    /* the optional files: a set without one keeps the built-in numbers for it */
+    static const int optional[] = {GAIT__TUNE_TRAVERSAL, GAIT__TUNE_CAMERA, GAIT__TUNE_ANIM};
+    for (size_t o = 0; o < sizeof optional / sizeof optional[0]; o++) {
+        FILE *tf = fopen(buf[optional[o]], "r");
+        if (tf) fclose(tf);
+        else paths[optional[o]] = NULL;
+    }
+    return true;
+}
+
 /* gait.tuning.load([dir | {locomotion = path, stamina = path, gates = path}]) -> true | nil, msg */
 static int l_tuning_load(lua_State *L) {
     gait_script *s = gait__script_from(L);
@@ -442,24 +480,15 @@ static int l_tuning_load(lua_State *L) {
                 if (strcmp(k, tune_names[i]) == 0) which = i;
             if (which < 0)
                 return luaL_argerror(L, 1, lua_pushfstring(L, "unknown tuning file \"%s\" (locomotion, "
-                                                              "stamina, gates, traversal)", k));
+                                                              "stamina, gates, traversal, camera, anim)", k));
             if (lua_type(L, -1) != LUA_TSTRING) return luaL_argerror(L, 1, "tuning paths are strings");
             snprintf(buf[which], sizeof buf[which], "%s", lua_tostring(L, -1));
             paths[which] = buf[which];
             lua_pop(L, 1);
         }
     } else {
-        const char *dir = luaL_optstring(L, 1, NULL);
-        for (int k = 0; k < GAIT__TUNE_FILES; k++) {
-            int n = dir ? snprintf(buf[k], sizeof buf[k], "%s/%s.lua", dir, tune_names[k])
-                        : snprintf(buf[k], sizeof buf[k], "%s/scripts/tuning/%s.lua", s->root,
-                                   tune_names[k]);
-            if (n < 0 || n >= (int)sizeof buf[k]) return luaL_argerror(L, 1, "path too long");
-            paths[k] = buf[k];
-        }
-        FILE *tf = fopen(buf[GAIT__TUNE_TRAVERSAL], "r"); /* optional (traverse_script.c) */
-        if (tf) fclose(tf);
-        else paths[GAIT__TUNE_TRAVERSAL] = NULL;
+        if (!gait__tuning_dir_paths(s, luaL_optstring(L, 1, NULL), buf, paths))
+            return luaL_argerror(L, 1, "path too long");
     }
     if (gait__tuning_load(s, paths) != GAIT_OK) {
         lua_pushnil(L);

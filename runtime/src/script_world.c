@@ -666,6 +666,7 @@ static int l_world_spawn(lua_State *L) {
     }
     gait_character_id id;
     if (gait_character_create(b->world, &d, &id) != GAIT_OK) return fail(L, gait_world_last_error(b->world));
+    gait__present_apply_character(s, b->world, id); /* camera.lua, anim.lua */
     gait__push_character(L, 1, id);
     if (!lua_isnoneornil(L, 2)) {
         lua_getfield(L, 2, "kit");

@@ -1,0 +1,289 @@
+/* The presentation as tuning data (SPEC §7, §9): scripts/tuning/camera.lua (the follow camera's
+ * distances, pitch limits, smoothing and probe) and scripts/tuning/anim.lua (the animation
+ * signal's crossfade, movement epsilon, grounded debounce and the clip map), validated key by
+ * key like the other tuning files and hot-reloaded; and the character methods that read them:
+ * ch:camera(), ch:set_camera{...}, ch:anim(), ch:set_clip(state, clip), ch:set_model_lacks(state, b). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "script_internal.h"
+
+typedef struct num_field {
+    const char *name;
+    size_t offset;
+    double lo, hi;
+    const char *unit;
+} num_field;
+
+#define CF(f, lo, hi, unit) {#f, offsetof(gait_camera_def, f), lo, hi, unit}
+static const num_field camera_fields[] = {
+    CF(distance, 0.1, 1000, "m"),       CF(min_distance, 0.1, 1000, "m"),
+    CF(max_distance, 0.1, 1000, "m"),   CF(pitch, -1.55, 1.55, "rad"),
+    CF(min_pitch, -1.55, 1.55, "rad"),  CF(max_pitch, -1.55, 1.55, "rad"),
+    CF(pivot_height, -10, 10, "m"),     CF(probe_radius, 0.01, 5, "m"),
+    CF(follow_seconds, 0, 10, "s"),     CF(ease_out_seconds, 0, 10, "s"),
+};
+#define AF(f, lo, hi, unit) {#f, offsetof(gait_anim_def, f), lo, hi, unit}
+static const num_field anim_fields[] = {
+    AF(crossfade_seconds, 0, 10, "s"), AF(movement_epsilon, 0, 10, "m/s"),
+    AF(grounded_transition_delay, 0, 10, "s"), AF(land_seconds, 0, 10, "s"),
+};
+
+/* Reads the number fields of a table at idx into base (a struct); unknown keys are errors unless
+ * `also` names them (sub-tables handled by the caller). */
+static bool read_numbers(lua_State *L, int idx, const num_field *fields, int count, void *base,
+                         const char *path, const char *also, char *err, size_t cap) {
+    char at[GAIT__PATH_MAX + 8];
+    snprintf(at, sizeof at, "%s: ", path);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            snprintf(err, cap, "%skeys are names, not a %s", at, luaL_typename(L, -2));
+            lua_pop(L, 2);
+            return false;
+        }
+        const char *key = lua_tostring(L, -2);
+        if (also && strcmp(key, also) == 0) {
+            lua_pop(L, 1);
+            continue;
+        }
+        const num_field *f = NULL;
+        for (int i = 0; i < count; i++)
+            if (strcmp(fields[i].name, key) == 0) f = &fields[i];
+        if (!f) {
+            int n = snprintf(err, cap, "%s%s: unknown key (valid:", at, key);
+            for (int i = 0; i < count && n > 0 && (size_t)n < cap; i++)
+                n += snprintf(err + n, cap - (size_t)n, " %s", fields[i].name);
+            if (also && n > 0 && (size_t)n < cap) n += snprintf(err + n, cap - (size_t)n, " %s", also);
+            if (n > 0 && (size_t)n < cap) snprintf(err + n, cap - (size_t)n, ")");
+            lua_pop(L, 2);
+            return false;
+        }
+        if (lua_type(L, -1) != LUA_TNUMBER) {
+            snprintf(err, cap, "%s%s: a %s, wanted a number in [%g, %g] %s", at, key,
+                     luaL_typename(L, -1), f->lo, f->hi, f->unit);
+            lua_pop(L, 2);
+            return false;
+        }
+        double v = lua_tonumber(L, -1);
+        if (!(v >= f->lo && v <= f->hi)) {
+            if (isnan(v)) snprintf(err, cap, "%s%s is NaN; allowed [%g, %g] %s", at, key, f->lo, f->hi, f->unit);
+            else snprintf(err, cap, "%s%s = %g is out of range; allowed [%g, %g] %s", at, key, v, f->lo, f->hi, f->unit);
+            lua_pop(L, 2);
+            return false;
+        }
+        memcpy((char *)base + f->offset, &v, sizeof v);
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+bool gait__camera_from_table(lua_State *L, int idx, const char *path, gait_camera_def *out,
+                             char *err, size_t cap) {
+    gait_camera_def d = gait_default_camera_def();
+    if (!read_numbers(L, idx, camera_fields, (int)(sizeof camera_fields / sizeof camera_fields[0]),
+                      &d, path, NULL, err, cap))
+        return false;
+    gait_camera probe;
+    if (gait_camera_init(&probe, &d) != GAIT_OK) {
+        snprintf(err, cap, "%s: the camera's numbers disagree: need probe_radius < min_distance <= "
+                 "distance <= max_distance and min_pitch <= pitch <= max_pitch", path);
+        return false;
+    }
+    *out = d;
+    return true;
+}
+
+bool gait__anim_from_table(lua_State *L, int idx, const char *path, gait_anim_def *out,
+                           char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX], char *err,
+                           size_t cap) {
+    gait_anim_def d = gait_default_anim_def();
+    if (!read_numbers(L, idx, anim_fields, (int)(sizeof anim_fields / sizeof anim_fields[0]), &d,
+                      path, "clips", err, cap))
+        return false;
+    char map[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX];
+    memset(map, 0, sizeof map);
+    lua_getfield(L, idx, "clips");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_istable(L, -1)) {
+            snprintf(err, cap, "%s: clips must be a table {state = \"clip name\"}, not a %s", path,
+                     luaL_typename(L, -1));
+            lua_pop(L, 1);
+            return false;
+        }
+        int t = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            int s = key ? gait_anim_state_from_name(key) : -1;
+            if (s < 0) {
+                int n = snprintf(err, cap, "%s: clips.%s: not an animation state (valid:", path,
+                                 key ? key : "?");
+                for (int i = 0; i < GAIT_ANIM_STATE_COUNT && n > 0 && (size_t)n < cap; i++)
+                    n += snprintf(err + n, cap - (size_t)n, " %s", gait_anim_state_name((gait_anim_state)i));
+                if (n > 0 && (size_t)n < cap) snprintf(err + n, cap - (size_t)n, ")");
+                lua_pop(L, 3);
+                return false;
+            }
+            size_t len = 0;
+            const char *clip = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+            if (!clip || len == 0 || len >= GAIT_CLIP_NAME_MAX) {
+                snprintf(err, cap, "%s: clips.%s: wanted a clip name of 1 to %d bytes, not %s", path,
+                         key, GAIT_CLIP_NAME_MAX - 1, clip ? "that" : luaL_typename(L, -1));
+                lua_pop(L, 3);
+                return false;
+            }
+            memcpy(map[s], clip, len);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    *out = d;
+    memcpy(clips, map, sizeof map);
+    return true;
+}
+
+void gait__present_apply_character(gait_script *s, gait_world *w, gait_character_id id) {
+    if (!s->tuning.loaded) return;
+    if (s->tuning.has_camera) gait_character_set_camera_def(w, id, &s->tuning.camera);
+    if (s->tuning.has_anim) {
+        gait_character_set_anim_def(w, id, &s->tuning.anim);
+        for (int k = 0; k < GAIT_ANIM_STATE_COUNT; k++)
+            gait_character_set_clip(w, id, (gait_anim_state)k, s->tuning.clips[k]);
+    }
+}
+
+/* ---- character methods --------------------------------------------------------------------- */
+
+static gait__chud *check_live(lua_State *L) { return gait__check_character(L, 1); /* raises when stale */ }
+
+static void set_num(lua_State *L, const char *k, double v) {
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_vec(lua_State *L, const char *k, gait_vec3 v) {
+    lua_createtable(L, 3, 0);
+    lua_pushnumber(L, v.x); lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, v.y); lua_rawseti(L, -2, 2);
+    lua_pushnumber(L, v.z); lua_rawseti(L, -2, 3);
+    lua_setfield(L, -2, k);
+}
+
+/* ch:camera() -> {yaw, pitch, distance, arm, eye, pivot, blocked, settings = {...}} */
+static int l_ch_camera(lua_State *L) {
+    gait__chud *c = check_live(L);
+    gait_camera cam;
+    gait_character_camera(c->box->world, c->id, &cam);
+    lua_createtable(L, 0, 8);
+    set_num(L, "yaw", cam.yaw);
+    set_num(L, "pitch", cam.pitch);
+    set_num(L, "distance", cam.distance);
+    set_num(L, "arm", cam.arm);
+    set_vec(L, "eye", cam.eye);
+    set_vec(L, "pivot", cam.pivot);
+    lua_pushboolean(L, cam.blocked);
+    lua_setfield(L, -2, "blocked");
+    lua_createtable(L, 0, 10);
+    for (size_t i = 0; i < sizeof camera_fields / sizeof camera_fields[0]; i++) {
+        double v;
+        memcpy(&v, (const char *)&cam.def + camera_fields[i].offset, sizeof v);
+        set_num(L, camera_fields[i].name, v);
+    }
+    lua_setfield(L, -2, "settings");
+    return 1;
+}
+
+/* ch:set_camera{distance = ..., ...} -> true | nil, msg (the rest keep their values) */
+static int l_ch_set_camera(lua_State *L) {
+    gait__chud *c = check_live(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait_camera cam;
+    gait_character_camera(c->box->world, c->id, &cam);
+    gait_camera_def d = cam.def;
+    char err[512];
+    if (!read_numbers(L, 2, camera_fields, (int)(sizeof camera_fields / sizeof camera_fields[0]), &d,
+                      "set_camera", NULL, err, sizeof err))
+        return luaL_argerror(L, 2, err);
+    if (gait_character_set_camera_def(c->box->world, c->id, &d) != GAIT_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, "set_camera: the camera's numbers disagree: need probe_radius < "
+                          "min_distance <= distance <= max_distance and min_pitch <= pitch <= max_pitch");
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* ch:anim() -> {state, wanted, clip, fade_seconds, seconds_in_state, grounded, switches} */
+static int l_ch_anim(lua_State *L) {
+    gait__chud *c = check_live(L);
+    gait_anim_signal sig;
+    gait_character_anim(c->box->world, c->id, &sig);
+    lua_createtable(L, 0, 7);
+    lua_pushstring(L, gait_anim_state_name(sig.state));
+    lua_setfield(L, -2, "state");
+    lua_pushstring(L, gait_anim_state_name(sig.wanted));
+    lua_setfield(L, -2, "wanted");
+    lua_pushstring(L, sig.clip);
+    lua_setfield(L, -2, "clip");
+    set_num(L, "fade_seconds", sig.fade_seconds);
+    set_num(L, "seconds_in_state", sig.seconds_in_state);
+    lua_pushboolean(L, sig.grounded);
+    lua_setfield(L, -2, "grounded");
+    set_num(L, "switches", sig.switches);
+    return 1;
+}
+
+static gait_anim_state check_anim_state(lua_State *L, int idx) {
+    const char *name = luaL_checkstring(L, idx);
+    int s = gait_anim_state_from_name(name);
+    if (s < 0) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        luaL_addstring(&b, "not an animation state (valid:");
+        for (int i = 0; i < GAIT_ANIM_STATE_COUNT; i++) {
+            luaL_addchar(&b, ' ');
+            luaL_addstring(&b, gait_anim_state_name((gait_anim_state)i));
+        }
+        luaL_addchar(&b, ')');
+        luaL_pushresult(&b);
+        luaL_argerror(L, idx, lua_tostring(L, -1));
+    }
+    return (gait_anim_state)s;
+}
+
+/* ch:set_clip(state, clip | nil) */
+static int l_ch_set_clip(lua_State *L) {
+    gait__chud *c = check_live(L);
+    gait_anim_state s = check_anim_state(L, 2);
+    const char *clip = luaL_optstring(L, 3, NULL);
+    if (clip && strlen(clip) >= GAIT_CLIP_NAME_MAX)
+        return luaL_argerror(L, 3, "a clip name is at most 47 bytes");
+    gait_character_set_clip(c->box->world, c->id, s, clip);
+    return 0;
+}
+
+/* ch:set_model_lacks(state, lacks) */
+static int l_ch_set_model_lacks(lua_State *L) {
+    gait__chud *c = check_live(L);
+    gait_anim_state s = check_anim_state(L, 2);
+    luaL_checktype(L, 3, LUA_TBOOLEAN);
+    gait_character_set_model_lacks(c->box->world, c->id, s, lua_toboolean(L, 3));
+    return 0;
+}
+
+void gait__present_register(lua_State *L) {
+    static const luaL_Reg methods[] = {
+        {"camera", l_ch_camera}, {"set_camera", l_ch_set_camera}, {"anim", l_ch_anim},
+        {"set_clip", l_ch_set_clip}, {"set_model_lacks", l_ch_set_model_lacks}, {NULL, NULL},
+    };
+    luaL_getmetatable(L, GAIT__MT_CHARACTER);
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "__index");
+        if (lua_istable(L, -1)) luaL_register(L, NULL, methods);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
