@@ -138,11 +138,32 @@ static gait_vec3 above_terrain(const gait__mover *m, gait_vec3 p) {
     return p;
 }
 
+static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
+    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+}
+
+/* The overlap query of the push-out and the end-of-step check: the mover's filter, less the
+ * latched contacts. The collider's region filter (the traversal's sweeps) drops a whole triangle
+ * that touches the latch box, so a large sloping one reaching out of the box would be ignored
+ * where it is not the ledge; here only the contacts inside the box are, as SPEC §8.8 says. */
+static int overlap(const gait__mover *m, const gait_capsule *cap, gait_contact_point *cp) {
+    int n = gait_collider_capsule_overlap(m->collider, cap, &m->filter, cp, MAX_CONTACTS, NULL);
+    if (!m->latch || n <= 0) return n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool latched = cp[i].landmark.index1 == m->latch_landmark.index1 &&
+                       cp[i].landmark.generation == m->latch_landmark.generation &&
+                       in_box(cp[i].point, m->latch_min, m->latch_max);
+        if (!latched) cp[k++] = cp[i];
+    }
+    return k;
+}
+
 /* The deepest a capsule at feet overlaps a landmark (m), 0 when it overlaps none. */
 static double landmark_depth(const gait__mover *m, gait_vec3 feet) {
     gait_contact_point cp[MAX_CONTACTS];
     gait_capsule cap = capsule_at(m, feet);
-    int n = gait_collider_capsule_overlap(m->collider, &cap, &m->filter, cp, MAX_CONTACTS, NULL);
+    int n = overlap(m, &cap, cp);
     double d = 0;
     for (int i = 0; i < n; i++)
         if (cp[i].depth > d) d = cp[i].depth;
@@ -277,7 +298,7 @@ static gait_vec3 push_out(const gait__mover *m, gait_vec3 feet, push_info *pi) {
     gait_contact_point cp[MAX_CONTACTS];
     for (int pass = 0; pass < PUSH_PASSES; pass++) {
         gait_capsule cap = capsule_at(m, feet);
-        int n = gait_collider_capsule_overlap(m->collider, &cap, &m->filter, cp, MAX_CONTACTS, NULL);
+        int n = overlap(m, &cap, cp);
         if (n <= 0) break;
         gait_vec3 d = v3(0, 0, 0);
         for (int it = 0; it < 6; it++) {
@@ -299,6 +320,27 @@ static gait_vec3 push_out(const gait__mover *m, gait_vec3 feet, push_info *pi) {
         if (v3_len2(d) < 1e-18) break;
     }
     return feet;
+}
+
+/* The end-of-step check (gait__mover_end_step); pushed: the step has pushed out already (pi
+ * holds what it met), so a second push-out is not worth its queries. */
+static bool end_step(const gait__mover *m, gait_vec3 start, gait_vec3 *feet, bool pushed,
+                     push_info *pi) {
+    double deep = landmark_depth(m, *feet);
+    if (deep > REFUSE_DEPTH && !pushed) {
+        *feet = above_terrain(m, push_out(m, *feet, pi));
+        deep = landmark_depth(m, *feet);
+    }
+    if (deep > REFUSE_DEPTH && landmark_depth(m, start) < deep) {
+        *feet = start;
+        return true;
+    }
+    return false;
+}
+
+bool gait__mover_end_step(const gait__mover *m, gait_vec3 start, gait_vec3 *feet) {
+    push_info pi;
+    return end_step(m, start, feet, false, &pi);
 }
 
 /* ---- the mover --------------------------------------------------------------------------- */
@@ -921,15 +963,7 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
      *     ceiling over it, a run up a slope into a box's edge: the push-out moves the capsule
      *     down or back into the terrain and the terrain puts it back): the move is refused and
      *     the body stays where the last step left it, unless that was no better. */
-    double deep = landmark_depth(&m, feet);
-    if (deep > REFUSE_DEPTH && !pushed) {
-        feet = above_terrain(&m, push_out(&m, feet, &pi));
-        deep = landmark_depth(&m, feet);
-    }
-    if (deep > REFUSE_DEPTH && landmark_depth(&m, start) < deep) {
-        feet = start;
-        b->vel = v3(0, 0, 0);
-    }
+    if (end_step(&m, start, &feet, pushed, &pi)) b->vel = v3(0, 0, 0);
     merge_push(&r, &pi, may_land && !gait_state_on_wall(s));
     if (pi.ceiling && b->vel.y > 0) b->vel.y = 0;
 

@@ -50,6 +50,12 @@ typedef struct gait__mover {
     double cos_walkable;         /* cos of the steepest walkable slope */
     gait_filter filter;          /* landmark queries (skip_terrain set: the terrain is read
                                     through its height function) */
+    bool latch;                  /* the traversal's height latch (SPEC §8.8): contacts with
+                                    latch_landmark inside the latch box are not overlaps for the
+                                    push-out and the end-of-step check (the ledge's triangles the
+                                    action passes through on purpose) */
+    gait_landmark_id latch_landmark;
+    gait_vec3 latch_min, latch_max;
 } gait__mover;
 
 /* What a move found. */
@@ -97,6 +103,11 @@ typedef struct gait__mover_state {
  * then pushes out of any overlap. Updates the state; result (may be NULL) says what it met. */
 void gait__mover_step(const gait__mover *m, gait__mover_state *state, gait_vec3 vel, double dt,
                       gait__move_result *result);
+
+/* The last word of a step (the body's move and the traversal's): one overlap query at feet; more
+ * than 1 cm inside a landmark is pushed out, and what the push-out cannot solve is refused: feet
+ * go back to start (unless start was no better). Returns whether the move was refused. */
+bool gait__mover_end_step(const gait__mover *m, gait_vec3 start, gait_vec3 *feet);
 
 /* ---- the body ---------------------------------------------------------------------------- */
 
