@@ -51,6 +51,8 @@
 #define BLOCKED_END 0.2     /* s the path may be blocked before the action ends (falls) */
 #define ACTION_MAX 4.0      /* s an action may last at most */
 #define APPROACH_TOL 0.03   /* m from the approach point that counts as there */
+#define TERRAIN_REFUSE 0.01 /* m: a move ending this far under the terrain is refused (the
+                               body's REFUSE_DEPTH for landmarks) */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -1095,6 +1097,34 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         }
     }
     corridor_clamp(t, col, r, h, &feet, &vel);
+    /* The last word, as the body's move has it (gait__mover_end_step): the action's sweeps skip
+     * every triangle of the ledge's landmark that touches the latch box, and a large one (a
+     * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
+     * a few cm inside it (tests/replays/fuzz_traverse_path_into_geometry.replay). Outside the
+     * latch box the body is pushed out; what the push-out cannot solve ends the action where
+     * the last step left the body (SPEC §8: refused or ends cleanly), never inside. */
+    m.latch = t->latch;
+    m.latch_landmark = t->latch_landmark;
+    m.latch_min = t->latch_min;
+    m.latch_max = t->latch_max;
+    bool refused = gait__mover_end_step(&m, start, &feet);
+    /* ... and the terrain's: a body beyond the heightfield's edge (fallen off it, caught on a
+     * wall) can rise and cross into the terrain's volume from the side, where no terrain sweep
+     * meets it (tests/replays/fuzz_traverse_into_terrain_from_outside.replay: 2.5 m under it).
+     * The move is refused as a landmark's would be, unless the start was no better. */
+    double th, th0;
+    gait_vec3 tn;
+    bool start_under = gait_terrain_sample(col, start.x, start.z, &th0, &tn) &&
+                       start.y < th0 - TERRAIN_REFUSE;
+    if (!refused && !start_under && gait_terrain_sample(col, feet.x, feet.z, &th, &tn) &&
+        feet.y < th - TERRAIN_REFUSE) {
+        feet = start;
+        refused = true;
+    }
+    if (refused) {
+        vel = v3(0, 0, 0);
+        if (t->phase != GAIT_TRAVERSE_PHASE_DONE) t->blocked = BLOCKED_END + 1;
+    }
 
     if (t->phase != GAIT_TRAVERSE_PHASE_DONE &&
         (t->blocked > BLOCKED_END || t->seconds > ACTION_MAX)) {
