@@ -486,7 +486,13 @@ static void character_step(gait_world *w, gait_character_id id, gait__character 
         if ((unsigned)s < GAIT_STATE_COUNT && (s == from || gait_locomotion_is_edge(from, s))) next = s;
     }
 
-    gait_stamina_step(&ch->stamina, &num->costs, from, next, gi.move > num->move_epsilon, dt);
+    /* A climb (and a swim dash) costs while the body moves: a stick pushed against an overhang
+     * that holds the body still costs nothing, as standing still on the wall does. The body's
+     * speed over the last step tells; a state just entered still counts the stick alone. */
+    bool moving = gi.move > num->move_epsilon;
+    if (moving && next == from && (gait_state_on_wall(next) || gait_state_in_water(next)))
+        moving = v3_len(ch->velocity) > 0.01;
+    gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
 
     ch->previous_state = from;
     if (next != from) {
