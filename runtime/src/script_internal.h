@@ -143,6 +143,19 @@ gait__wbox *gait__check_world(lua_State *L, int idx);
 void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
 gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
 
+/* A number field of a tuning struct, for the readers of camera.lua, anim.lua and traversal.lua:
+ * its key, where it lands in the struct, its allowed range and unit. */
+typedef struct gait__num_field {
+    const char *name;
+    size_t offset;
+    double lo, hi;
+    const char *unit;
+} gait__num_field;
+/* Reads the number at the top of the stack into *out (a double) per f, or writes "path: prefix
+ * name: why; allowed [lo, hi] unit" to err and returns false. */
+bool gait__read_number(lua_State *L, const gait__num_field *f, const char *path,
+                       const char *prefix, double *out, char *err, size_t cap);
+
 /* script_present.c: camera.lua and anim.lua, and ch:camera() / ch:anim() / ch:set_clip() ... */
 bool gait__camera_from_table(lua_State *L, int idx, const char *path, gait_camera_def *out,
                              char *err, size_t cap);

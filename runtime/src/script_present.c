@@ -9,12 +9,7 @@
 
 #include "script_internal.h"
 
-typedef struct num_field {
-    const char *name;
-    size_t offset;
-    double lo, hi;
-    const char *unit;
-} num_field;
+typedef gait__num_field num_field;
 
 #define CF(f, lo, hi, unit) {#f, offsetof(gait_camera_def, f), lo, hi, unit}
 static const num_field camera_fields[] = {
@@ -60,16 +55,8 @@ static bool read_numbers(lua_State *L, int idx, const num_field *fields, int cou
             lua_pop(L, 2);
             return false;
         }
-        if (lua_type(L, -1) != LUA_TNUMBER) {
-            snprintf(err, cap, "%s%s: a %s, wanted a number in [%g, %g] %s", at, key,
-                     luaL_typename(L, -1), f->lo, f->hi, f->unit);
-            lua_pop(L, 2);
-            return false;
-        }
-        double v = lua_tonumber(L, -1);
-        if (!(v >= f->lo && v <= f->hi)) {
-            if (isnan(v)) snprintf(err, cap, "%s%s is NaN; allowed [%g, %g] %s", at, key, f->lo, f->hi, f->unit);
-            else snprintf(err, cap, "%s%s = %g is out of range; allowed [%g, %g] %s", at, key, v, f->lo, f->hi, f->unit);
+        double v;
+        if (!gait__read_number(L, f, path, "", &v, err, cap)) {
             lua_pop(L, 2);
             return false;
         }

@@ -446,6 +446,27 @@ void gait__tuning_apply_all(gait_script *s) {
 
 /* ---- gait.tuning --------------------------------------------------------------------------- */
 
+bool gait__read_number(lua_State *L, const gait__num_field *f, const char *path,
+                       const char *prefix, double *out, char *err, size_t cap) {
+    if (lua_type(L, -1) != LUA_TNUMBER) {
+        snprintf(err, cap, "%s: %s%s: a %s, wanted a number in [%g, %g] %s", path, prefix, f->name,
+                 luaL_typename(L, -1), f->lo, f->hi, f->unit);
+        return false;
+    }
+    double v = lua_tonumber(L, -1);
+    if (!(v >= f->lo && v <= f->hi)) {
+        if (isnan(v))
+            snprintf(err, cap, "%s: %s%s is NaN; allowed [%g, %g] %s", path, prefix, f->name,
+                     f->lo, f->hi, f->unit);
+        else
+            snprintf(err, cap, "%s: %s%s = %g is out of range; allowed [%g, %g] %s", path, prefix,
+                     f->name, v, f->lo, f->hi, f->unit);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 bool gait__tuning_dir_paths(const gait_script *s, const char *dir,
                             char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX],
                             const char *paths[GAIT__TUNE_FILES]) {

@@ -12,12 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct tfield {
-    const char *name;
-    size_t offset;
-    double lo, hi;
-    const char *unit;
-} tfield;
+typedef gait__num_field tfield;
 
 #define TF(n, lo, hi, unit) {#n, offsetof(gait_traverse_table, n), lo, hi, unit}
 static const tfield table_fields[] = {
@@ -44,23 +39,6 @@ static const tfield action_fields[] = {
 
 static double *dslot(void *base, size_t off) { return (double *)(void *)((char *)base + off); }
 
-/* Reads the number at the top of the stack into *out per f; false with a message. */
-static bool read_number(lua_State *L, const tfield *f, const char *path, const char *prefix,
-                        double *out, char *err, size_t cap) {
-    if (lua_type(L, -1) != LUA_TNUMBER) {
-        snprintf(err, cap, "%s: %s%s: a %s, wanted a number in [%g, %g] %s", path, prefix, f->name,
-                 luaL_typename(L, -1), f->lo, f->hi, f->unit);
-        return false;
-    }
-    double v = lua_tonumber(L, -1);
-    if (!(v >= f->lo && v <= f->hi)) {
-        snprintf(err, cap, "%s: %s%s = %g is %s; allowed [%g, %g] %s", path, prefix, f->name, v,
-                 isnan(v) ? "NaN" : "out of range", f->lo, f->hi, f->unit);
-        return false;
-    }
-    *out = v;
-    return true;
-}
 
 static bool read_action(lua_State *L, int idx, int i, const char *path,
                         gait_traverse_action_def *a, char *err, size_t cap) {
@@ -108,7 +86,7 @@ static bool read_action(lua_State *L, int idx, int i, const char *path,
                 lua_pop(L, 2);
                 return false;
             }
-            if (!read_number(L, f, path, prefix, dslot(a, f->offset), err, cap)) {
+            if (!gait__read_number(L, f, path, prefix, dslot(a, f->offset), err, cap)) {
                 lua_pop(L, 2);
                 return false;
             }
@@ -167,7 +145,7 @@ bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_tr
                 lua_pop(L, 2);
                 return false;
             }
-            if (!read_number(L, f, path, "", dslot(&t, f->offset), err, cap)) {
+            if (!gait__read_number(L, f, path, "", dslot(&t, f->offset), err, cap)) {
                 lua_pop(L, 2);
                 return false;
             }
