@@ -37,7 +37,7 @@ CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -ffp-contract=off -fno-fast-math -D_GNU
               -Iruntime/include -Iruntime/src -isystem /usr/include/stb $(LUA_CFLAGS) $(SANFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(LUA_LIBS) -lm $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC  := $(wildcard runtime/src/*.c)
+LIB_SRC  := $(wildcard runtime/src/*/*.c)
 LIB_OBJ  := $(patsubst runtime/src/%.c,$(BUILD)/obj/lib/%.o,$(LIB_SRC))
 LIB      := $(BUILD)/libgait.a
 
@@ -63,7 +63,8 @@ all: $(LIB) $(if $(CLI_SRC),$(CLI)) $(SANDBOX_TARGET)
 help:
 	@sed -n '2,15p' Makefile
 
-$(BUILD)/obj/lib/%.o: runtime/src/%.c | $(BUILD)/obj/lib
+$(BUILD)/obj/lib/%.o: runtime/src/%.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/obj/cli/%.o: runtime/cli/%.c | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
@@ -148,4 +149,4 @@ deps:
 clean:
 	rm -rf build
 
--include $(wildcard $(BUILD)/obj/*/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)

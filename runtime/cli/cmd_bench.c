@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "body.h"
+#include "character/body.h"
 #include "cmd.h"
 
 #define MEADOW_IMPLEMENTATION

@@ -24,11 +24,11 @@ SANDBOX_GLAD_H := $(SANDBOX_GLAD)/include/glad/gl.h
 SANDBOX_GLAD_O := $(BUILD)/obj/sandbox/glad_gl.o
 
 SANDBOX_DEFS :=
-ifneq ($(wildcard runtime/src/script.c),)
+ifneq ($(wildcard runtime/src/script/script.c),)
 SANDBOX_DEFS += -DGAIT_SANDBOX_SCRIPT=1
 endif
 # The runtime's debug-draw callbacks (traversal probes, corridor, latch), once implemented.
-ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*.c),)
+ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*/*.c),)
 SANDBOX_DEFS += -DGAIT_SANDBOX_DEBUG_DRAW=1
 endif
 

@@ -3,7 +3,7 @@
  * with it dropped before every step, the same motion gives the same bits. */
 #include <string.h>
 
-#include "body.h"
+#include "character/body.h"
 #include "body_fixtures.h"
 #include "check.h"
 

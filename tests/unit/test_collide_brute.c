@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "collide_fixtures.h"
-#include "collide_internal.h"
+#include "collide/collide_internal.h"
 
 typedef struct rng { uint32_t s; } rng;
 static double rnd(rng *r) { r->s = r->s * 1664525u + 1013904223u; return (double)(r->s >> 8) / 16777216.0; }

@@ -6,7 +6,7 @@
 #include "gait/anim.h"
 #include "gait/camera.h"
 #include "body.h"
-#include "core.h"
+#include "core/core.h"
 #include "traverse.h"  /* traversal and crouch memory (traverse.c) */
 
 typedef struct gait__character {

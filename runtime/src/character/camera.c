@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "vec.h"
+#include "core/vec.h"
 
 gait_camera_def gait_default_camera_def(void) {
     gait_camera_def d;

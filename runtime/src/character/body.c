@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "vec.h"
+#include "core/vec.h"
 
 #define SLIDE_ITERS 4          /* casts per slide: a corner needs 2-3 */
 #define MAX_PLANES 8

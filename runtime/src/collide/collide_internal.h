@@ -10,8 +10,8 @@
 #define GAIT_COLLIDE_INTERNAL_H
 
 #include "gait/collide.h"
-#include "core.h"
-#include "vec.h"
+#include "core/core.h"
+#include "core/vec.h"
 
 /* Edge flags of a triangle: bit i says edge i (vertex i -> vertex i+1) is "active", i.e. a real
  * convex crease or an open border. Inactive edges (coplanar or concave neighbour) never turn a

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core/core.h"
 
 #define WORLD_NAME_MAX 1024
 #define META_MAX 256

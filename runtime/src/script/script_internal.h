@@ -7,7 +7,7 @@
 #include <lualib.h>
 
 #include "gait/script.h"
-#include "world_internal.h"
+#include "character/world_internal.h"
 
 #define GAIT__PATH_MAX 512
 #define GAIT__WATCH_MAX 64

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "vec.h"
+#include "core/vec.h"
 
 static const char *const body_type_names[GAIT_BODY_TYPE_COUNT] = {
     "medium_female", "medium_male", "tall_female", "tall_male", "short_female",

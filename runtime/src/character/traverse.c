@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vec.h"
+#include "core/vec.h"
 
 /* ---- scan constants (m) ------------------------------------------------------------------- */
 #define LIFT_EXTRA 0.02     /* the forward sweep starts this far above the step height */
