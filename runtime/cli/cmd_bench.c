@@ -3,7 +3,7 @@
  * The meadow benchmark (/work/shared/bench/MEADOW.md, format meadow-v1) on gait's body mover:
  * every character runs the scene's motion exactly — each fixed step, vertical velocity reset when
  * the mover reported grounded, gravity added, desired horizontal speed along its heading — through
- * gait__mover_step, the same walk / fly / push-out code the characters' body runs. 60 warm-up and
+ * gait_mover_step, the same walk / fly / push-out code the characters' body runs. 60 warm-up and
  * 600 timed steps, 3 repetitions, every character reset to its spawn each time.
  *
  * Variants (how the scene reaches gait):
@@ -14,7 +14,7 @@
  * --tess 2 splits every triangle into 4 (the terrain by sampling the same surface on a grid twice
  * as fine): 4x the triangles of the same shapes, for the scaling figure.
  *
- * The mover is internal (runtime/src/body.h): the benchmark measures the body's own code path,
+ * The mover is the public one (gait/mover.h): the benchmark measures the body's own code path,
  * not a copy of it. Allocations are counted through the collider's allocator hook during the
  * timed steps. Result JSON as MEADOW.md gives it, plus "allocsDuringTimedSteps" and "stats". */
 #include <math.h>
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "character/body.h"
+#include "gait/mover.h"
 #include "cmd.h"
 
 #define MEADOW_IMPLEMENTATION
@@ -175,11 +175,11 @@ int gait_cli_bench(int argc, char **argv) {
     }
 
     /* the peers' settings: step 0.3 m, steepest walkable slope 45 deg */
-    gait__mover m;
-    gait__mover_init(&m, col, s.radius, s.height, 0.3, 45.0 * M_PI / 180.0);
+    gait_mover m;
+    gait_mover_init(&m, col, s.radius, s.height, 0.3, 45.0 * M_PI / 180.0);
     if (!use_hf) m.filter.skip_terrain = false; /* no heightfield: nothing to skip */
 
-    gait__mover_state *st = calloc((size_t)n, sizeof *st);
+    gait_mover_state *st = calloc((size_t)n, sizeof *st);
     double *vy = calloc((size_t)n, sizeof(double));
     double *prev = calloc((size_t)n * 3, sizeof(double));
     double *final_feet = calloc((size_t)n * 3, sizeof(double));
@@ -201,7 +201,7 @@ int gait_cli_bench(int argc, char **argv) {
             st[i].ground_normal.y = 1;
             st[i].ground_normal.z = 0;
             st[i].grounded = false;
-            st[i].near.valid = false; /* a repetition starts with nothing cached */
+            st[i].cache.valid = false; /* a repetition starts with nothing cached */
             vy[i] = 0;
             path[i] = 0;
         }
@@ -223,7 +223,7 @@ int gait_cli_bench(int argc, char **argv) {
                 if (st[i].grounded) vy[i] = 0;
                 vy[i] -= s.gravity * s.dt;
                 gait_vec3 vel = {s.speed * cos(a), vy[i], s.speed * sin(a)};
-                gait__mover_step(&m, &st[i], vel, s.dt, NULL);
+                gait_mover_step(&m, &st[i], vel, s.dt, NULL);
             }
             if (k >= s.warmup_steps) {
                 timed += now_seconds() - a0;
@@ -283,7 +283,7 @@ int gait_cli_bench(int argc, char **argv) {
         } else {
             fprintf(f, "{\"peer\": \"gait\", \"variant\": \"%s%s\", \"versions\": {\"gait\": \"%d.%d.%d\"},\n",
                     variant, tess == 2 ? "-x4" : "", GAIT_VERSION_MAJOR, GAIT_VERSION_MINOR, GAIT_VERSION_PATCH);
-            fprintf(f, " \"config\": \"body mover (gait__mover_step): sweep-and-slide, step 0.3 m, "
+            fprintf(f, " \"config\": \"body mover (gait_mover_step): sweep-and-slide, step 0.3 m, "
                        "walkable 45 deg, ground snap 0.3 m, push-out; %s; %d landmark triangles%s; 1 thread\",\n",
                     use_hf ? "terrain as a heightfield (height function)" : "terrain as triangles",
                     tris, use_hf ? "" : " (terrain included)");

@@ -9,6 +9,7 @@
  *   collide.h     terrain, water, landmark octrees and the capsule / sphere / ray queries
  *   camera.h      the follow camera and the floating origin
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
+ *   mover.h       the capsule mover: a velocity in, sweep / slide / step / push-out, a move out
  *   world.h       characters, body types, the step
  *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
@@ -25,6 +26,7 @@
 #include "gait/collide.h"
 #include "gait/camera.h"
 #include "gait/anim.h"
+#include "gait/mover.h"
 #include "gait/world.h"
 #include "gait/traverse.h"
 #include "gait/script.h"

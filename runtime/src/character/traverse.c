@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "mover_internal.h"
 
 /* ---- scan constants (m) ------------------------------------------------------------------- */
 #define LIFT_EXTRA 0.02     /* the forward sweep starts this far above the step height */
@@ -944,7 +945,7 @@ static void corridor_clamp(const gait__traverse *t, const gait_collider *col, do
     if (vi > 0) *vel = v3_mad(*vel, t->in, -vi);
 }
 
-static void finish_contact(gait_world *w, gait__character *ch, const gait__mover *m, bool grounded,
+static void finish_contact(gait_world *w, gait__character *ch, const gait_mover *m, bool grounded,
                            gait_vec3 ground_n, gait_vec3 vel) {
     gait_contact *c = &ch->contact;
     gait__body *b = &ch->body;
@@ -987,21 +988,21 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
     (void)from;
     if (t->pending) start_action(w, ch, n);
     const gait_collider *col = gait_world_collider_const(w);
-    gait__mover m;
-    gait__mover_init(&m, col, n->capsule_radius, n->capsule_height, n->step_height,
+    gait_mover m;
+    gait_mover_init(&m, col, n->capsule_radius, n->capsule_height, n->step_height,
                      n->max_walk_slope);
     double r = n->capsule_radius, h = n->capsule_height;
     gait_vec3 start = ch->position, feet = start;
     gait_vec3 vel = v3(0, 0, 0);
     bool grounded = false;
     gait_vec3 gn = UP;
-    gait__move_result res;
+    gait_move_result res;
     memset(&res, 0, sizeof res);
 
     if (t->kind == GAIT_TRAVERSE_NONE || t->phase == GAIT_TRAVERSE_PHASE_DONE) {
         /* nothing to play (a hook forced the state): stand where it is */
         t->phase = GAIT_TRAVERSE_PHASE_DONE;
-        gait__mover_walk(&m, &feet, v3(0, 0, 0), ch->body.ground_normal, dt, NULL, &res);
+        gait_mover_walk(&m, &feet, v3(0, 0, 0), ch->body.ground_normal, dt, NULL, &res);
         ch->position = feet;
         ch->velocity = v3(0, 0, 0);
         finish_contact(w, ch, &m, res.grounded, res.ground_normal, v3(0, 0, 0));
@@ -1020,7 +1021,7 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
                                                 ch->velocity.z * ch->velocity.z));
         if (dist > APPROACH_TOL) {
             double sp = fmin(speed, dist / dt);
-            gait__mover_walk(&m, &feet, v3_scale(d, sp / dist), ch->body.ground_normal, dt, NULL,
+            gait_mover_walk(&m, &feet, v3_scale(d, sp / dist), ch->body.ground_normal, dt, NULL,
                              &res);
             grounded = res.grounded;
             gn = res.ground_normal;
@@ -1068,7 +1069,7 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
             t->latch = false;
             if (mantle) {
                 /* settle onto the top */
-                gait__mover_walk(&m, &feet, v3(0, 0, 0), UP, dt, NULL, &res);
+                gait_mover_walk(&m, &feet, v3(0, 0, 0), UP, dt, NULL, &res);
                 grounded = res.grounded;
                 gn = res.ground_normal;
                 vel = v3(0, 0, 0);
@@ -1083,7 +1084,7 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         double vy0 = v.y, vy1 = vy0 - n->gravity * dt;
         if (vy1 < -n->max_fall_speed) vy1 = -n->max_fall_speed;
         gait_vec3 delta = v3(v.x * dt, 0.5 * (vy0 + vy1) * dt, v.z * dt);
-        gait__mover_fly(&m, &feet, delta, v3(v.x, vy1, v.z), NULL, &res);
+        gait_mover_fly(&m, &feet, delta, v3(v.x, vy1, v.z), NULL, &res);
         vel = res.vel;
         double surface, depth;
         if (res.grounded) {
@@ -1097,7 +1098,7 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         }
     }
     corridor_clamp(t, col, r, h, &feet, &vel);
-    /* The last word, as the body's move has it (gait__mover_end_step): the action's sweeps skip
+    /* The last word, as the body's move has it (gait_mover_settle): the action's sweeps skip
      * every triangle of the ledge's landmark that touches the latch box, and a large one (a
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
      * a few cm inside it (tests/replays/fuzz_traverse_path_into_geometry.replay). Outside the
@@ -1107,7 +1108,9 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
     m.latch_landmark = t->latch_landmark;
     m.latch_min = t->latch_min;
     m.latch_max = t->latch_max;
-    bool refused = gait__mover_end_step(&m, start, &feet);
+    gait_move_result settled;
+    gait__mover_result_clear(&settled);
+    bool refused = gait_mover_settle(&m, start, &feet, false, false, &settled, NULL);
     /* ... and the terrain's: a body beyond the heightfield's edge (fallen off it, caught on a
      * wall) can rise and cross into the terrain's volume from the side, where no terrain sweep
      * meets it (tests/replays/fuzz_traverse_into_terrain_from_outside.replay: 2.5 m under it).
@@ -1133,7 +1136,7 @@ void gait__traverse_move(gait_world *w, gait__character *ch, const gait_locomoti
         t->latch = false;
         t->phase = GAIT_TRAVERSE_PHASE_DONE;
         gait_vec3 probe = feet;
-        gait__mover_walk(&m, &probe, v3(0, 0, 0), UP, dt, NULL, &res);
+        gait_mover_walk(&m, &probe, v3(0, 0, 0), UP, dt, NULL, &res);
         if (res.grounded && fabs(probe.y - feet.y) <= n->step_height) {
             feet = probe;
             grounded = true;

@@ -1,0 +1,656 @@
+/* The mover (gait/mover.h): a capsule moved by queries against the collider.
+ *
+ *   - landmarks (triangle meshes) are met by capsule sweeps: collide-and-slide in the manner of
+ *     Box2D v3's mover (cast -> collect the plane hit -> clip the rest of the move against every
+ *     plane met so far -> cast again), a few iterations a move;
+ *   - the terrain is read through its height function (gait's design: a heightfield needs no
+ *     triangle tests; the feet stand exactly on it and cannot tunnel through it);
+ *   - after the move the capsule is pushed out of any landmark it still overlaps (a plane solve
+ *     over the overlap's contacts), and the contacts are classified floor / wall / ceiling.
+ * Sweeps stop `sweep_skin` short of a surface, so a body at rest does not overlap and the
+ * push-out query normally finds nothing.
+ *
+ * Determinism: doubles only, a fixed number of iterations, no time-dependent tolerance; the
+ * same inputs give the same bits (the Makefile builds with -ffp-contract=off). A move allocates
+ * nothing: every scratch array below lives on the stack. */
+#include "mover_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/vec.h"
+
+#define SLIDE_ITERS 4          /* casts per slide: a corner needs 2-3 */
+#define MAX_PLANES GAIT__MOVER_MAX_PLANES
+#define MAX_CONTACTS 16
+#define PUSH_PASSES 2
+#define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
+#define REFUSE_DEPTH 0.01      /* m: a move still this deep in a landmark after the push-out is
+                                  refused (the body stays); ten times the push margin */
+#define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
+                                  collider's default ceiling_slope) */
+#define PLACE_PROBE 1000.0     /* m: farthest gait_mover_place looks down for ground */
+
+static const gait_vec3 UP = {0, 1, 0};
+
+/* ---- geometry helpers -------------------------------------------------------------------- */
+
+static gait_capsule capsule_at(const gait_mover *m, gait_vec3 feet) {
+    gait_capsule c;
+    c.a = v3(feet.x, feet.y + m->radius, feet.z);
+    c.b = v3(feet.x, feet.y + m->height - m->radius, feet.z);
+    c.radius = m->radius;
+    return c;
+}
+
+static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+    gait_capsule c = capsule_at(m, feet);
+    return gait_collider_capsule_sweep(m->collider, &c, d, &m->filter, hit);
+}
+
+#define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
+#define NEAR_CONTACTS 16
+#define NEAR_HOLD 16        /* steps a body found near a landmark takes as near without asking:
+                               a wrong "near" costs casts that meet nothing, never a result */
+
+/* Whether a landmark may lie within `reach` (m) of the capsule at feet or moved by d. One overlap
+ * query of a fattened capsule answers, and its contacts tell how far the nearest triangle is from
+ * the query's axis: the capsule of that radius is empty, and is cached, so the next steps inside
+ * it ask nothing. When nothing is near, every cast, snap and push-out of the step would meet
+ * nothing too, and the step skips them. */
+static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_vec3 feet,
+                           gait_vec3 d, double reach) {
+    if (m->filter.skip_landmarks) return false;
+    gait_vec3 lo = v3_min(feet, v3_add(feet, d)), hi = v3_max(feet, v3_add(feet, d));
+    /* a vertical capsule around the box of both positions */
+    double hx = 0.5 * (hi.x - lo.x), hz = 0.5 * (hi.z - lo.z);
+    double cx = 0.5 * (lo.x + hi.x), cz = 0.5 * (lo.z + hi.z);
+    double radius = m->radius + sqrt(hx * hx + hz * hz) + reach;
+    double y0 = lo.y + m->radius - reach, y1 = hi.y + m->height - m->radius + reach;
+    uint64_t rev = gait_collider_revision(m->collider);
+    if (cache && cache->hold > 0) {
+        cache->hold--;
+        return true;
+    }
+    if (cache && cache->valid && cache->revision == rev) {
+        double dx = cx - cache->x, dz = cz - cache->z;
+        /* inside the known-empty capsule: the axes' distance plus our radius within its radius,
+         * our segment within its segment */
+        if (sqrt(dx * dx + dz * dz) + radius <= cache->radius && y0 >= cache->y0 && y1 <= cache->y1)
+            return false;
+    }
+    double grow = cache ? NEAR_MARGIN : 0;
+    gait_capsule c;
+    c.a = v3(cx, y0 - grow, cz);
+    c.b = v3(cx, y1 + grow, cz);
+    c.radius = radius + grow;
+    gait_contact_point cp[NEAR_CONTACTS];
+    bool more = false;
+    gait_filter f = m->filter;
+    f.skip_terrain = true;
+    int n = gait_collider_capsule_overlap(m->collider, &c, &f, cp, NEAR_CONTACTS, &more);
+    /* the nearest triangle's distance from the axis: the radius less the deepest contact */
+    double free_r = c.radius;
+    for (int i = 0; i < n; i++)
+        if (c.radius - cp[i].depth < free_r) free_r = c.radius - cp[i].depth;
+    if (cache) {
+        cache->valid = n >= 0 && !more;
+        cache->revision = rev;
+        cache->x = cx;
+        cache->z = cz;
+        cache->y0 = c.a.y;
+        cache->y1 = c.b.y;
+        cache->radius = free_r;
+    }
+    bool near = n < 0 || more || free_r < radius; /* something within this step's reach */
+    if (cache && near) cache->hold = NEAR_HOLD;
+    return near;
+}
+
+/* A copy of the mover that skips the landmarks when none is near. */
+static const gait_mover *mover_for_move(const gait_mover *m, gait_mover *tmp,
+                                         gait_mover_cache *cache, gait_vec3 feet, gait_vec3 d,
+                                         double reach) {
+    if (landmarks_near(m, cache, feet, d, reach)) return m;
+    *tmp = *m;
+    tmp->filter.skip_landmarks = true;
+    return tmp;
+}
+
+static bool terrain_at(const gait_mover *m, double x, double z, double *h, gait_vec3 *n) {
+    return gait_terrain_sample(m->collider, x, z, h, n);
+}
+
+static gait_vec3 horizontal(gait_vec3 v) { return v3(v.x, 0, v.z); }
+
+/* The feet never end below the terrain: a push-out (a low ceiling) or a body leaning on a cliff
+ * must not sink them into the height function's ground. */
+static gait_vec3 above_terrain(const gait_mover *m, gait_vec3 p) {
+    double h;
+    gait_vec3 n;
+    if (terrain_at(m, p.x, p.z, &h, &n) && p.y < h) p.y = h;
+    return p;
+}
+
+static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
+    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+}
+
+/* The overlap query of the push-out and the end-of-step check: the mover's filter, less the
+ * latched contacts. The collider's region filter (the traversal's sweeps) drops a whole triangle
+ * that touches the latch box, so a large sloping one reaching out of the box would be ignored
+ * where it is not the ledge; here only the contacts inside the box are, as SPEC §8.8 says. */
+static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
+    int n = gait_collider_capsule_overlap(m->collider, cap, &m->filter, cp, MAX_CONTACTS, NULL);
+    if (!m->latch || n <= 0) return n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool latched = cp[i].landmark.index1 == m->latch_landmark.index1 &&
+                       cp[i].landmark.generation == m->latch_landmark.generation &&
+                       in_box(cp[i].point, m->latch_min, m->latch_max);
+        if (!latched) cp[k++] = cp[i];
+    }
+    return k;
+}
+
+/* The deepest a capsule at feet overlaps a landmark (m), 0 when it overlaps none. */
+static double landmark_depth(const gait_mover *m, gait_vec3 feet) {
+    gait_contact_point cp[MAX_CONTACTS];
+    gait_capsule cap = capsule_at(m, feet);
+    int n = overlap(m, &cap, cp);
+    double d = 0;
+    for (int i = 0; i < n; i++)
+        if (cp[i].depth > d) d = cp[i].depth;
+    return d;
+}
+
+static bool is_floor(const gait_mover *m, gait_vec3 n) { return n.y >= m->cos_walkable; }
+static bool is_ceiling(gait_vec3 n) { return n.y <= -COS_CEILING; }
+
+/* Removes the part of v that goes into the plane n. */
+static gait_vec3 clip_plane(gait_vec3 v, gait_vec3 n) {
+    double d = v3_dot(v, n);
+    return d < 0 ? v3_mad(v, n, -d) : v;
+}
+
+static bool enters_any(gait_vec3 v, const gait_vec3 *pl, int np, int skip_a, int skip_b) {
+    for (int k = 0; k < np; k++)
+        if (k != skip_a && k != skip_b && v3_dot(v, pl[k]) < -1e-12) return true;
+    return false;
+}
+
+/* The part of v that enters none of the planes: along one plane if that suffices, else along
+ * the crease of two, else nothing (a corner of three holds the body still, it never wedges). */
+static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
+    if (!enters_any(v, pl, np, -1, -1)) return v;
+    for (int i = 0; i < np; i++) {
+        gait_vec3 w = clip_plane(v, pl[i]);
+        if (!enters_any(w, pl, np, i, -1)) return w;
+    }
+    for (int i = 0; i < np; i++)
+        for (int j = i + 1; j < np; j++) {
+            gait_vec3 dir = v3_cross(pl[i], pl[j]);
+            double l = v3_len(dir);
+            if (l < 1e-6) continue;
+            dir = v3_scale(dir, 1.0 / l);
+            gait_vec3 w = v3_scale(dir, v3_dot(v, dir));
+            if (!enters_any(w, pl, np, i, j)) return w;
+        }
+    return v3(0, 0, 0);
+}
+
+/* A hit on an edge or corner reports a normal tilted by the capsule's roundness even when the
+ * surface past the edge is flat (a stair's tread seen from its nose). The face just beyond the
+ * contact point, away from the capsule's axis, decides: a short ray down onto it. */
+static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) {
+    gait_vec3 away = v3_norm(horizontal(v3_sub(point, feet)));
+    gait_vec3 o = v3_add(v3_mad(point, away, 0.02), v3(0, 0.05, 0));
+    gait_hit hit;
+    if (!gait_collider_ray_cast(m->collider, o, v3(0, -0.1, 0), &m->filter, &hit)) return false;
+    return is_floor(m, hit.normal);
+}
+
+/* ---- collide and slide ------------------------------------------------------------------- */
+
+/* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
+ * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
+ * hits for walkable faces past them (landing). Returns the new feet. */
+static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
+                       bool support, gait__slide_info *si) {
+    memset(si, 0, sizeof *si);
+    gait_vec3 want = delta;
+    for (int it = 0; it < SLIDE_ITERS; it++) {
+        if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
+        gait_hit hit;
+        if (!sweep(m, feet, delta, &hit)) {
+            feet = v3_add(feet, delta);
+            break;
+        }
+        feet = v3_mad(feet, delta, hit.fraction);
+        si->hits++;
+        if (hit.start_solid) si->solid = true;
+        gait_vec3 n = hit.normal;
+        if (is_floor(m, n)) {
+            si->floor = true;
+            si->floor_n = n;
+        } else if (is_ceiling(n)) {
+            si->ceiling = true;
+        } else {
+            bool edge_floor = support && n.y > 0.1 && hit.point.y < feet.y + m->radius &&
+                              edge_supports(m, feet, hit.point);
+            if (edge_floor) {
+                si->floor = true;
+                si->floor_n = UP;
+            } else {
+                si->wall = true;
+                si->wall_n = n;
+                if (n.y > 0) {
+                    si->steep = true;
+                    si->steep_n = n;
+                }
+            }
+            if (flatten) {
+                gait_vec3 f = v3_norm(horizontal(n));
+                if (v3_len2(f) > 0.5) n = f;
+            }
+        }
+        if (si->np < MAX_PLANES) si->planes[si->np++] = n;
+        gait_vec3 rest = v3_scale(delta, 1.0 - hit.fraction);
+        delta = clip_planes(rest, si->planes, si->np);
+        /* never turn back against the wanted move: that is how corners jitter */
+        if (v3_dot(delta, want) <= 0) break;
+    }
+    return feet;
+}
+
+/* ---- push-out ---------------------------------------------------------------------------- */
+
+typedef struct push_info {
+    bool floor, wall, ceiling;
+    gait_vec3 wall_n;
+} push_info;
+
+/* Pushes the capsule out of the landmarks it overlaps: the smallest move d with
+ * dot(n_i, d) >= depth_i for every contact, by a few Gauss-Seidel sweeps over the planes
+ * (so two walls of an acute corner push out along their crease instead of fighting). */
+static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
+    memset(pi, 0, sizeof *pi);
+    gait_contact_point cp[MAX_CONTACTS];
+    for (int pass = 0; pass < PUSH_PASSES; pass++) {
+        gait_capsule cap = capsule_at(m, feet);
+        int n = overlap(m, &cap, cp);
+        if (n <= 0) break;
+        gait_vec3 d = v3(0, 0, 0);
+        for (int it = 0; it < 6; it++) {
+            for (int i = 0; i < n; i++) {
+                double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
+                if (s > 0) d = v3_mad(d, cp[i].normal, s);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            gait_vec3 nn = cp[i].normal;
+            if (is_floor(m, nn)) pi->floor = true;
+            else if (is_ceiling(nn)) pi->ceiling = true;
+            else {
+                pi->wall = true;
+                pi->wall_n = nn;
+            }
+        }
+        feet = v3_add(feet, d);
+        if (v3_len2(d) < 1e-18) break;
+    }
+    return feet;
+}
+
+/* The end-of-step check (gait_mover_settle); pushed: the step has pushed out already (pi
+ * holds what it met), so a second push-out is not worth its queries. */
+static bool end_step(const gait_mover *m, gait_vec3 start, gait_vec3 *feet, bool pushed,
+                     push_info *pi) {
+    double deep = landmark_depth(m, *feet);
+    if (deep > REFUSE_DEPTH && !pushed) {
+        *feet = above_terrain(m, push_out(m, *feet, pi));
+        deep = landmark_depth(m, *feet);
+    }
+    if (deep > REFUSE_DEPTH && landmark_depth(m, start) < deep) {
+        *feet = start;
+        return true;
+    }
+    return false;
+}
+
+/* ---- the mover --------------------------------------------------------------------------- */
+
+void gait_mover_init(gait_mover *m, const gait_collider *collider, double radius, double height,
+                      double step_height, double max_walk_slope) {
+    memset(m, 0, sizeof *m);
+    m->collider = collider;
+    m->radius = radius;
+    m->height = height < 2 * radius ? 2 * radius : height;
+    m->step_height = step_height;
+    m->cos_walkable = cos(max_walk_slope);
+    m->filter.skip_terrain = true;
+    m->filter.walkable_slope = max_walk_slope;
+}
+
+static void result_clear(gait_move_result *r) {
+    memset(r, 0, sizeof *r);
+    r->ground_normal = UP;
+    r->ground_height = -INFINITY;
+}
+
+/* Ground under the feet within reach (m) below: the higher of a landmark floor (a cast down)
+ * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
+ * stood on. The feet never end below the terrain. */
+static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, bool landmarks,
+                             gait_move_result *r) {
+    double h = -INFINITY;
+    gait_vec3 tn = UP;
+    bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    if (has_t && p.y < h) p.y = h;
+
+    gait_hit hit;
+    double ly = -INFINITY;
+    gait_vec3 ln = UP;
+    bool lwalk = false;
+    bool lhit = landmarks && sweep(m, p, v3(0, -reach, 0), &hit);
+    if (lhit && hit.start_solid) {
+        r->touched = true; /* inside something: the push-out answers, not the cast */
+        lhit = false;
+    }
+    if (lhit) {
+        ly = p.y - reach * hit.fraction;
+        ln = hit.normal;
+        lwalk = is_floor(m, ln);
+        if (!lwalk && ln.y > 0.1) {
+            gait_vec3 at = v3(p.x, ly, p.z);
+            if (hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
+                lwalk = true;
+                ln = UP;
+            }
+        }
+    }
+    if (has_t && h >= p.y - reach && h >= ly) {
+        r->ground_height = h;
+        if (is_floor(m, tn)) {
+            r->grounded = true;
+            r->ground_normal = tn;
+            p.y = h;
+        } else {
+            r->steep = true;
+            r->ground_normal = tn;
+        }
+    } else if (isfinite(ly)) {
+        r->ground_height = ly;
+        if (lwalk) {
+            r->grounded = true;
+            r->ground_normal = ln;
+            p.y = ly;
+        } else if (ln.y > 0) {
+            r->steep = true;
+            r->ground_normal = ln;
+        }
+    }
+    return p;
+}
+
+/* Up by the step height, across, down: the move a riser blocked, tried over it. Taken only
+ * when it lands on walkable ground and gets further than the blocked move did. */
+static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                    gait_vec3 wall_n, gait_vec3 *out) {
+    gait_hit hit;
+    double up = m->step_height;
+    /* a ray just above the step height, from the axis into the wall: a wall still there is no
+     * step (the common case of a body pushing into a wall costs one ray, not three casts) */
+    gait_vec3 into = v3_norm(horizontal(v3_neg(wall_n)));
+    if (v3_len2(into) > 0.5) {
+        gait_vec3 o = v3(start.x, start.y + up + 0.02, start.z);
+        double reach = m->radius + v3_len(d) + 0.02;
+        if (gait_collider_ray_cast(m->collider, o, v3_scale(into, reach), &m->filter, &hit) &&
+            !is_floor(m, hit.normal))
+            return false;
+    }
+    if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
+    if (up < 1e-4) return false;
+    gait_vec3 q = v3(start.x, start.y + up, start.z);
+    /* one cast across (not a slide): a riser is stepped straight over; sliding is the plain
+     * move's business */
+    if (sweep(m, q, d, &hit)) q = hit.start_solid ? q : v3_mad(q, d, hit.fraction);
+    else q = v3_add(q, d);
+    gait_vec3 dir = v3_norm(d);
+    double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
+    if (gain <= 1e-5) return false;
+    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid) return false;
+    q.y -= up * hit.fraction;
+    bool walk = is_floor(m, hit.normal) ||
+                (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius && edge_supports(m, q, hit.point));
+    if (!walk) return false;
+    *out = q;
+    return true;
+}
+
+void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
+                      gait_vec3 ground_normal, double dt, gait_mover_cache *near,
+                      gait_move_result *r) {
+    result_clear(r);
+    gait_vec3 start = *feet_io;
+    gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
+    gait_mover tmp;
+    /* reach: the step up and the snap down (step height each), a margin for the skin */
+    const gait_mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + 0.05);
+    /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
+    gait_vec3 d3 = d;
+    if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
+        d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
+
+    gait__slide_info si;
+    gait_vec3 p = slide(m, start, d3, true, false, &si);
+    bool floor_met = si.floor;
+    r->touched = si.solid;
+    double h0;
+    gait_vec3 tn0;
+    bool on_terrain = terrain_at(m, start.x, start.z, &h0, &tn0) && start.y == h0;
+    if (si.wall) {
+        gait_vec3 q;
+        if (m->step_height > 0 && step_up(m, start, d, p, si.wall_n, &q)) {
+            on_terrain = false;
+            r->touched = true; /* three casts placed it by an edge: let the push-out check */
+            p = q;
+        } else {
+            r->wall = true;
+            r->wall_normal = si.wall_n;
+        }
+    }
+    if (si.ceiling) r->ceiling = true;
+
+    /* the terrain as a wall: a rise steeper than walkable stops the feet (SPEC §3) */
+    double h;
+    gait_vec3 tn;
+    if (terrain_at(m, p.x, p.z, &h, &tn) && !is_floor(m, tn) && h > p.y - m->step_height) {
+        double run = v3_len(horizontal(v3_sub(p, start)));
+        if (h - start.y > 0.1 * run + 1e-9) {
+            r->wall = true;
+            r->wall_terrain = true;
+            r->wall_normal = tn;
+            /* try along the foot of the cliff (its contour), else stay */
+            gait_vec3 nh = v3_norm(horizontal(tn));
+            gait_vec3 d2 = clip_plane(d, nh);
+            gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+            if (si.solid) r->touched = true;
+            if (si.floor) floor_met = true;
+            double h2;
+            gait_vec3 tn2;
+            double run2 = v3_len(horizontal(v3_sub(p2, start)));
+            if (run2 > 1e-9 && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
+                (is_floor(m, tn2) || h2 - start.y <= 0.1 * run2))
+                p = p2;
+            else
+                p = start;
+        }
+    }
+    gait_vec3 moved = v3_sub(p, start);
+    r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
+    /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
+     * feet (the move was cast along the ground's plane): the height function alone answers */
+    double cast_y = p.y;
+    p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
+    if (m == m_in && p.y > cast_y + 1e-9) {
+        /* the terrain lifted the feet where no cast went: cast that lift too. Rising ground
+         * under a low ceiling leaves no room for the body: the move is refused, as a wall's is */
+        gait_hit hit;
+        if (sweep(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) {
+            p = start;
+            r->grounded = true;
+            r->steep = false;
+            r->ground_normal = ground_normal;
+            r->ground_height = start.y;
+            r->ceiling = true;
+            r->vel = v3(0, 0, 0);
+            r->touched = hit.start_solid;
+        }
+    }
+    *feet_io = p;
+}
+
+void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
+                     gait_mover_cache *near, gait_move_result *r) {
+    result_clear(r);
+    gait_mover tmp;
+    const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, 0.05);
+    gait__slide_info si;
+    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
+    r->touched = si.solid;
+    gait_vec3 v = clip_planes(vel, si.planes, si.np);
+    if (si.floor && vel.y <= 0) {
+        r->grounded = true;
+        r->ground_normal = si.floor_n;
+        r->ground_height = p.y;
+        v.y = 0;
+    }
+    if (si.ceiling && v.y > 0) v.y = 0;
+    r->ceiling = si.ceiling;
+    if (si.wall) {
+        r->wall = true;
+        r->wall_normal = si.wall_n;
+    }
+    if (si.steep && !r->grounded) {
+        r->steep = true;
+        r->ground_normal = si.steep_n;
+    }
+    double h;
+    gait_vec3 tn;
+    if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
+        gait_hit hit;
+        if (m == m_in && h > p.y + 1e-9 && sweep(m, p, v3(0, h - p.y, 0), &hit)) {
+            /* lifted onto the terrain under a landmark with no room: stay where the step began
+             * (over it, the terrain there) and drop the velocity that went in */
+            gait_vec3 s0 = *feet_io;
+            double h0;
+            gait_vec3 tn0;
+            if (terrain_at(m, s0.x, s0.z, &h0, &tn0) && s0.y < h0) s0.y = h0;
+            p = s0;
+            v = v3(0, v.y < 0 ? 0 : v.y, 0);
+            r->touched = hit.start_solid;
+            h = p.y;
+            tn = tn0;
+        }
+        p.y = h;
+        r->ground_height = h;
+        if (is_floor(m, tn)) {
+            if (v.y <= 0) {
+                r->grounded = true;
+                r->ground_normal = tn;
+                v.y = 0;
+            }
+        } else {
+            /* too steep to stand on: slide down it; it is also a wall to catch */
+            v = clip_plane(v, tn);
+            r->steep = true;
+            r->ground_normal = tn;
+            r->wall = true;
+            r->wall_terrain = true;
+            r->wall_normal = tn;
+        }
+    }
+    r->vel = v;
+    *feet_io = p;
+}
+
+void gait_mover_step(const gait_mover *m, gait_mover_state *st, gait_vec3 vel, double dt,
+                      gait_move_result *result) {
+    gait_move_result r;
+    if (st->grounded && vel.y <= 0) {
+        gait_mover_walk(m, &st->feet, vel, st->ground_normal, dt, &st->cache, &r);
+    } else {
+        gait_mover_fly(m, &st->feet, v3_scale(vel, dt), vel, &st->cache, &r);
+    }
+    push_info pi;
+    memset(&pi, 0, sizeof pi);
+    /* no cast met a landmark: the move cannot have entered one (a start inside one is met by
+     * the next step's first cast, which then pushes out) */
+    if (r.touched) st->feet = above_terrain(m, push_out(m, st->feet, &pi));
+    if (pi.floor && r.vel.y <= 0) r.grounded = true;
+    st->grounded = r.grounded;
+    st->ground_normal = r.grounded ? r.ground_normal : UP;
+    if (result) *result = r;
+}
+
+/* Merges what the push-out met into the move's result. */
+static void merge_push(gait_move_result *r, const push_info *pi, bool may_land) {
+    if (pi->floor && may_land) r->grounded = true;
+    if (pi->wall && !r->wall) {
+        r->wall = true;
+        r->wall_normal = pi->wall_n;
+        r->wall_terrain = false;
+    }
+    if (pi->ceiling) {
+        r->ceiling = true;
+        if (r->vel.y > 0) r->vel.y = 0;
+    }
+}
+
+bool gait_mover_settle(const gait_mover *m, gait_vec3 start, gait_vec3 *feet, bool push,
+                       bool may_land, gait_move_result *r, gait_vec3 *carried) {
+    push_info pi;
+    memset(&pi, 0, sizeof pi);
+    if (push) *feet = above_terrain(m, push_out(m, *feet, &pi));
+    bool refused = end_step(m, start, feet, push, &pi);
+    if (refused && carried) *carried = v3(0, 0, 0);
+    merge_push(r, &pi, may_land);
+    if (pi.ceiling && carried && carried->y > 0) carried->y = 0;
+    return refused;
+}
+
+void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r) {
+    gait_vec3 p = *feet;
+    double h;
+    gait_vec3 tn;
+    bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    if (has_t && p.y < h) p.y = h;
+    double reach = has_t ? p.y - h : PLACE_PROBE;
+    gait_hit hit;
+    if (reach > 0 && sweep(m, p, v3(0, -reach, 0), &hit) && !hit.start_solid)
+        p.y -= reach * hit.fraction;
+    else if (has_t)
+        p.y = h;
+    push_info pi;
+    p = push_out(m, p, &pi);
+    result_clear(r);
+    *feet = find_ground(m, p, 0.01, true, r);
+}
+
+/* ---- the parts the body composes its own moves from (mover_internal.h) ------------------- */
+
+gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
+                            bool support, gait__slide_info *si) {
+    return slide(m, feet, delta, flatten, support, si);
+}
+bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+    return sweep(m, feet, d, hit);
+}
+bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n) {
+    return terrain_at(m, x, z, h, n);
+}
+gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p) { return above_terrain(m, p); }
+bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n) { return is_floor(m, n); }
+bool gait__mover_is_ceiling(gait_vec3 n) { return is_ceiling(n); }
+void gait__mover_result_clear(gait_move_result *r) { result_clear(r); }

@@ -1,0 +1,42 @@
+/* Internal: the parts of the mover (mover.c) the body composes its own moves from — climbing a
+ * wall is a slide pressed into it, held to a terrain cliff through the height function — beside
+ * the public moves of gait/mover.h. */
+#ifndef GAIT_MOVER_INTERNAL_H
+#define GAIT_MOVER_INTERNAL_H
+
+#include "gait/mover.h"
+
+#define GAIT__MOVER_MAX_PLANES 8
+
+/* What a slide met. */
+typedef struct gait__slide_info {
+    int hits;                   /* casts that met something */
+    bool solid;                 /* a cast started inside something */
+    bool floor;                 /* met walkable ground (by its normal, or an edge over it) */
+    gait_vec3 floor_n;
+    bool steep;                 /* met an up-facing surface too steep to stand on */
+    gait_vec3 steep_n;
+    bool wall;                  /* met a surface too steep to walk (not a ceiling) */
+    gait_vec3 wall_n;           /* its normal, 3D, out of the wall */
+    bool ceiling;
+    gait_vec3 planes[GAIT__MOVER_MAX_PLANES];
+    int np;
+} gait__slide_info;
+
+/* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
+ * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
+ * hits for walkable faces past them (landing). Returns the new feet. */
+gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
+                            bool support, gait__slide_info *si);
+/* One sweep of the capsule at feet by d (the mover's filter). */
+bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);
+/* The terrain's height and normal at (x, z); false off it. */
+bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
+/* p, raised onto the terrain when it is below it. */
+gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p);
+bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n);  /* walkable */
+bool gait__mover_is_ceiling(gait_vec3 n);                      /* within 60 deg of down */
+/* An empty result: nothing met, ground normal up, ground height -infinity. */
+void gait__mover_result_clear(gait_move_result *r);
+
+#endif
