@@ -33,8 +33,11 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 endif
 
 # -ffp-contract=off and no fast-math: the same inputs give bit-identical states on every build.
-CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -ffp-contract=off -fno-fast-math -D_GNU_SOURCE \
-              -Iruntime/include -Iruntime/src -isystem /usr/include/stb $(LUA_CFLAGS) $(SANFLAGS) $(CFLAGS)
+# Hosts (the CLI, the sandbox, the benchmarks, the fuzzer) see the public API only
+# (CFLAGS_HOST: runtime/include); the library and its unit tests see runtime/src too.
+CFLAGS_HOST := -std=c11 $(OPT) -g $(WARN) -ffp-contract=off -fno-fast-math -D_GNU_SOURCE \
+               -Iruntime/include -isystem /usr/include/stb $(LUA_CFLAGS) $(SANFLAGS) $(CFLAGS)
+CFLAGS_ALL  := $(CFLAGS_HOST) -Iruntime/src
 LDLIBS_ALL := $(LUA_LIBS) -lm $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC  := $(wildcard runtime/src/*/*.c)
@@ -67,7 +70,7 @@ $(BUILD)/obj/lib/%.o: runtime/src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/obj/cli/%.o: runtime/cli/%.c | $(BUILD)/obj/cli
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_HOST) -MMD -MP -c $< -o $@
 $(BUILD)/obj/tests/%.o: tests/unit/%.c | $(BUILD)/obj/tests
 	$(CC) $(CFLAGS_ALL) -Itests/unit -MMD -MP -c $< -o $@
 
@@ -86,7 +89,7 @@ $(BUILD)/tests/test_collide_level: $(BUILD)/obj/tests/test_collide_level.o $(BUI
 	$(CC) $^ $(CLI_LIBS) $(LDLIBS_ALL) -o $@
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(BUILD)/bench
-	$(CC) $(CFLAGS_ALL) -Itests/unit $< $(LIB) $(LDLIBS_ALL) -o $@
+	$(CC) $(CFLAGS_HOST) -Itests/unit $< $(LIB) $(LDLIBS_ALL) -o $@
 
 $(BUILD)/obj/lib $(BUILD)/obj/cli $(BUILD)/obj/tests $(BUILD)/tests $(BUILD)/bench:
 	@mkdir -p $@
@@ -100,7 +103,7 @@ unit: $(UNIT_BIN)
 FUZZ_BIN := $(BUILD)/tests/test_fuzz_body
 SECONDS  ?= 60
 $(BUILD)/obj/tests/fuzz_body.o: tests/fuzz/fuzz_body.c | $(BUILD)/obj/tests
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_HOST) -MMD -MP -c $< -o $@
 $(FUZZ_BIN): $(BUILD)/obj/tests/fuzz_body.o $(LIB) | $(BUILD)/tests
 	$(CC) $< $(LIB) $(LDLIBS_ALL) -o $@
 

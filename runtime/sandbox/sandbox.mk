@@ -37,7 +37,7 @@ SANDBOX_STAMP := $(BUILD)/obj/sandbox/features.txt
 $(shell mkdir -p $(BUILD)/obj/sandbox && (echo '$(SANDBOX_DEFS)' | cmp -s - $(SANDBOX_STAMP) || \
         echo '$(SANDBOX_DEFS)' > $(SANDBOX_STAMP)))
 
-SANDBOX_CFLAGS := $(CFLAGS_ALL) -I$(SANDBOX_GLAD)/include $(shell pkg-config --cflags glfw3) \
+SANDBOX_CFLAGS := $(CFLAGS_HOST) -I$(SANDBOX_GLAD)/include $(shell pkg-config --cflags glfw3) \
                   $(SANDBOX_DEFS)
 # glad's loader is plain generated C: same flags, no project include paths needed.
 SANDBOX_LIBS   := $(shell pkg-config --libs glfw3) $(LDLIBS_ALL) -ldl -lm
@@ -49,7 +49,7 @@ $(SANDBOX_GLAD_H):
 $(SANDBOX_GLAD)/src/gl.c: $(SANDBOX_GLAD_H)
 
 $(SANDBOX_GLAD_O): $(SANDBOX_GLAD)/src/gl.c | $(BUILD)/obj/sandbox
-	$(CC) $(CFLAGS_ALL) -I$(SANDBOX_GLAD)/include -c $< -o $@
+	$(CC) $(CFLAGS_HOST) -I$(SANDBOX_GLAD)/include -c $< -o $@
 
 $(BUILD)/obj/sandbox/%.o: runtime/sandbox/%.c $(SANDBOX_GLAD_H) $(SANDBOX_STAMP) | $(BUILD)/obj/sandbox
 	$(CC) $(SANDBOX_CFLAGS) -MMD -MP -c $< -o $@
