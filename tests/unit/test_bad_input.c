@@ -667,8 +667,8 @@ static gait_status last_nulls(ctx *x) {
     int chosen = 7;
     NQ(gait_traverse_choose(NULL, NULL, NAN, &chosen) == GAIT_TRAVERSE_NONE && chosen == -1);
     /* no collider, or a NaN point: an answer, not a crash (with nothing to collide there is room) */
-    (void)gait_traverse_room_to_stand(NULL, V3(0, 0, 0), 0.3, 1, 1.7, NULL);
-    (void)gait_traverse_room_to_stand(x->c, V3(NAN, 0, 0), 0.3, 1, 1.7, NULL);
+    (void)gait_crouch_room_to_stand(NULL, V3(0, 0, 0), 0.3, 1, 1.7, NULL);
+    (void)gait_crouch_room_to_stand(x->c, V3(NAN, 0, 0), 0.3, 1, 1.7, NULL);
     gait_replay_player *p = (gait_replay_player *)(uintptr_t)1;
     char err[200] = "";
     NQ(gait_replay_player_open_buffer(NULL, 5, "x", NULL, &p, err, sizeof err) != GAIT_OK && p == NULL && err[0]);

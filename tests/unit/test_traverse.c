@@ -341,10 +341,10 @@ TEST(crouch_room_to_stand_under_a_ceiling) {
     tv_add(w, &mesh);
     const gait_collider *col = gait_world_collider_const(w);
     gait_vec3 under = {0, 0, 0}, clear = {0, 0, 3};
-    CHECK(!gait_traverse_room_to_stand(col, under, 0.3, 1.0, 1.7, NULL));
-    CHECK(gait_traverse_room_to_stand(col, clear, 0.3, 1.0, 1.7, NULL));
+    CHECK(!gait_crouch_room_to_stand(col, under, 0.3, 1.0, 1.7, NULL));
+    CHECK(gait_crouch_room_to_stand(col, clear, 0.3, 1.0, 1.7, NULL));
     /* beside a wall the crouched body touches: still room */
     gait_vec3 by = {0, 0, 2.0 + 0.3 + 0.001};
-    CHECK(gait_traverse_room_to_stand(col, by, 0.3, 1.0, 1.7, NULL));
+    CHECK(gait_crouch_room_to_stand(col, by, 0.3, 1.0, 1.7, NULL));
     gait_world_destroy(w);
 }

@@ -12,6 +12,7 @@
  *   mover.h       the capsule mover: a velocity in, sweep / slide / step / push-out, a move out
  *   world.h       characters, body types, the step
  *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
+ *   crouch.h      the stand-up check
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
  *   replay.h      replay files: record a world's inputs, save, load, play back bit-identically
  */
@@ -29,6 +30,7 @@
 #include "gait/mover.h"
 #include "gait/world.h"
 #include "gait/traverse.h"
+#include "gait/crouch.h"
 #include "gait/script.h"
 #include "gait/replay.h"
 

@@ -136,6 +136,11 @@ typedef struct gait_gate_input {
     double stamina_multiplier;  /* consumption multiplier (costs and thresholds are multiplied) */
 } gait_gate_input;
 
+/* Deep water: more than wading_depth of water with the feet at least wading_depth under its
+ * surface (the body swims). Pure. */
+bool gait_locomotion_deep_water(double water_depth, double submersion,
+                                const gait_locomotion *numbers);
+
 /* The next state. Pure: no side effect, no allocation. */
 gait_state gait_locomotion_next(const gait_phase *phase, const gait_gate_input *input,
                                 const gait_contact *contact, const gait_locomotion *numbers);

@@ -49,6 +49,13 @@ gait_status gait_stamina_set_multiplier(gait_stamina *pool, double multiplier);
 void gait_stamina_step(gait_stamina *pool, const gait_stamina_costs *costs, gait_state from,
                        gait_state to, bool moving, double dt);
 
+/* Whether the body moves, for the running costs of a step from `from` to `to`: the stick's
+ * length (above move_epsilon) says, except on a wall or in water held from the last step, where
+ * the body's speed over the last step (m/s) must say so too — a stick pushed against an overhang
+ * that holds the body still costs nothing, as standing still on a wall does. Pure. */
+bool gait_stamina_moving(gait_state from, gait_state to, double stick, double speed,
+                         double move_epsilon);
+
 /* True where the pool may refill: on foot (not dashing or sprinting: they cost) and in the air
  * outside the glider. */
 bool gait_stamina_refills_in(gait_state state);

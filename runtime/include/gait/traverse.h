@@ -184,11 +184,6 @@ gait_status gait_character_traverse_info(const gait_world *world, gait_character
 gait_status gait_character_traverse_draw(const gait_world *world, gait_character_id id,
                                          const gait_debug_draw *draw);
 
-/* Whether a body standing at feet could stand up: no overlap in the part of the standing
- * capsule above the crouched one (SPEC §7's stand-up check). Pure. */
-bool gait_traverse_room_to_stand(const gait_collider *collider, gait_vec3 feet, double radius,
-                                 double crouch_height, double height, const gait_filter *filter);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,30 +1,39 @@
-/* The body (docs/behaviour.md "The body"): turns a locomotion state into a move through the
- * mover (gait/mover.h), and adds what only a character does: walking at the state's speed,
- * jumping, air steering and gravity, the glider, the plunge, climbing landmark walls and terrain
- * cliffs, swimming.
+/* The body (docs/behaviour.md, "The body"): turns a locomotion state into a move through the
+ * mover (gait/mover.h), adding what only a character does — walking at the state's speed, the
+ * jump, air steering under gravity, the glider, the plunge, climbing landmark walls and terrain
+ * cliffs, swimming — then the mover's settle pass, its own memory, and the contact (the sense
+ * stage's gait__sense_contact).
+ *
+ * One function a family of states (on foot, in the air, on a wall, in water), each filling a
+ * body_move; gait__body_move runs the one for the state and ends the move the same way for all.
  *
  * Determinism: doubles only, a fixed number of queries; the same inputs give the same bits. A
  * step allocates nothing. */
-#include "world_internal.h"
+#include "body.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "character.h"
 #include "core/vec.h"
+#include "crouch.h"
 #include "mover_internal.h"
+#include "sense.h"
 
 #define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
+#define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
+#define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
+#define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
+#define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
+#define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
 #define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
                                   (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
-#define HEIGHT_PROBE 1000.0    /* m: farthest a height-above-ground probe looks down */
 
 static const gait_vec3 UP = {0, 1, 0};
 
 static gait_vec3 horizontal(gait_vec3 v) { return v3(v.x, 0, v.z); }
-
-/* ---- the body ---------------------------------------------------------------------------- */
 
 static double state_speed(const gait_locomotion *n, gait_state s) {
     switch (s) {
@@ -37,62 +46,48 @@ static double state_speed(const gait_locomotion *n, gait_state s) {
     }
 }
 
-static void body_mover(gait_world *w, const gait__character *ch, const gait_locomotion *num,
-                       gait_mover *m) {
-    /* crouched, or falling from a crouch with no room to stand yet (traverse.c) */
-    bool crouched = ch->phase.state == GAIT_STATE_CROUCH || ch->trav.crouch_air;
-    double height = crouched ? num->crouch_height : num->capsule_height;
-    gait_mover_init(m, gait_world_collider_const(w), num->capsule_radius, height, num->step_height,
-                     num->max_walk_slope);
+/* The capsule for this state: crouched, or falling crouched (crouch.c), else standing. */
+static void body_mover(const gait_collider *col, const gait__character *ch,
+                       const gait_locomotion *num, gait_mover *m) {
+    double height = gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num);
+    gait_mover_init(m, col, num->capsule_radius, height, num->step_height, num->max_walk_slope);
 }
 
-/* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe. */
-static double height_above_ground(const gait_mover *m, gait_vec3 feet) {
-    double best = INFINITY, h;
-    gait_vec3 tn;
-    if (gait__mover_terrain(m, feet.x, feet.z, &h, &tn)) best = feet.y - h;
-    double reach = isfinite(best) ? fmax(best, 0) + 0.01 : HEIGHT_PROBE;
-    if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
-    gait_hit hit;
-    gait_vec3 o = v3(feet.x, feet.y + 0.01, feet.z);
-    if (gait_collider_ray_cast(m->collider, o, v3(0, -reach, 0), &m->filter, &hit)) {
-        double d = hit.distance - 0.01;
-        if (d < best) best = d;
-    }
-    return best < 0 ? 0 : best;
-}
-
-static void write_contact(gait__character *ch, const gait_mover *m, const gait_move_result *r,
-                          bool wall_ahead, bool over_top) {
-    gait_contact *c = &ch->contact;
-    gait__body *b = &ch->body;
-    c->grounded = r->grounded;
-    c->rising = b->vel.y > 1e-9;
-    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position);
-    double surface, depth;
-    if (gait_water_at(m->collider, ch->position.x, ch->position.z, &surface, &depth)) {
-        c->water_depth = depth;
-        c->submersion = surface - ch->position.y;
-    } else {
-        c->water_depth = 0;
-        c->submersion = 0; /* dry: "<= 0 above it or dry" (locomotion.h), and finite */
-    }
-    c->wall = r->wall;
-    c->wall_ahead = r->wall && wall_ahead;
-    c->over_top = over_top;
+/* The body's memory of what its move stood on and touched. */
+static void remember(gait__body *b, const gait_move_result *r) {
     b->on_ground = r->grounded;
     b->ground_normal = r->grounded ? r->ground_normal : UP;
-    b->ground_height = r->ground_height;
     if (r->wall) {
         b->wall_normal = r->wall_normal;
         b->on_terrain_wall = r->wall_terrain;
     }
 }
 
-void gait__body_place(gait_world *w, gait__character *ch) {
-    const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
+/* Whether the wall met lies ahead of `look` (within 60 deg). */
+static bool ahead(gait_vec3 look, gait_vec3 wall_normal) {
+    return v3_dot(look, v3_norm(horizontal(v3_neg(wall_normal)))) > AHEAD_COS;
+}
+
+double gait__body_fall(double vy0, const gait_locomotion *n, double dt, double *vy1_out) {
+    /* gravity integrated exactly over the step (mean of the velocities at its ends), so a jump's
+     * apex reaches its height at any step size; both ends capped at the terminal speed */
+    double vy1 = vy0 - n->gravity * dt;
+    if (vy1 < -n->max_fall_speed) vy1 = -n->max_fall_speed;
+    if (vy0 < -n->max_fall_speed) vy0 = -n->max_fall_speed;
+    *vy1_out = vy1;
+    return 0.5 * (vy0 + vy1);
+}
+
+void gait__body_hand_over(gait__body *b, bool grounded, gait_vec3 ground_normal, gait_vec3 vel) {
+    b->vel = vel;
+    b->on_ground = grounded;
+    b->ground_normal = grounded ? ground_normal : UP;
+    b->launch_speed = sqrt(vel.x * vel.x + vel.z * vel.z);
+}
+
+void gait__body_place(const gait_collider *col, gait__character *ch, const gait_locomotion *num) {
     gait_mover m;
-    body_mover(w, ch, num, &m);
+    body_mover(col, ch, num, &m);
     gait__body *b = &ch->body;
     memset(b, 0, sizeof *b);
     b->ground_normal = UP;
@@ -102,7 +97,8 @@ void gait__body_place(gait_world *w, gait__character *ch) {
     gait_mover_place(&m, &p, &r);
     ch->position = p;
     ch->velocity = v3(0, 0, 0);
-    write_contact(ch, &m, &r, false, false);
+    remember(b, &r);
+    gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
 }
 
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
@@ -119,7 +115,7 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
     /* climbing down onto the terrain at the wall's foot: the height function is the floor */
     double h;
     gait_vec3 tn;
-    if (gait__mover_terrain(m, p.x, p.z, &h, &tn) && p.y <= h + 1e-6) {
+    if (gait__mover_terrain(m, p.x, p.z, &h, &tn) && p.y <= h + ON_TERRAIN_EPS) {
         p.y = h;
         if (gait__mover_is_floor(m, tn)) {
             r->grounded = true;
@@ -134,9 +130,9 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
     /* no wall met: over the top? A short move over the edge, then a look down for a floor. */
     gait_vec3 fwd = v3_norm(horizontal(v3_neg(n)));
     gait__slide_info s2;
-    gait_vec3 q = gait__mover_slide(m, p, v3_scale(fwd, m->radius + 0.1), true, false, &s2);
+    gait_vec3 q = gait__mover_slide(m, p, v3_scale(fwd, m->radius + OVER_TOP_REACH), true, false, &s2);
     gait_hit hit;
-    double reach = m->step_height + 0.1;
+    double reach = m->step_height + OVER_TOP_DROP;
     if (v.y > 0 && gait__mover_sweep(m, q, v3(0, -reach, 0), &hit) && !hit.start_solid &&
         gait__mover_is_floor(m, hit.normal)) {
         q.y -= reach * hit.fraction;
@@ -151,7 +147,7 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
 /* Terrain height and normal at (x, z), with flat ground as the answer off the terrain. */
 static gait_vec3 project_terrain(const gait_mover *m, gait_vec3 p, gait_vec3 *n_out) {
     gait_vec3 n = UP;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < PROJECT_ITERS; i++) {
         double h;
         if (!gait__mover_terrain(m, p.x, p.z, &h, &n)) break;
         /* signed distance to the local plane is (y - h) * n.y: step along the normal */
@@ -176,7 +172,7 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
         double h;
         gait_vec3 tn = UP; /* off the terrain's edge gait__mover_terrain writes nothing */
         if (!gait__mover_terrain(m, p1.x, p1.z, &h, &tn)) h = p1.y;
-        if (v.y > 0 && p1.y > feet.y + 1e-3) {
+        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE) {
             *over_top = true; /* past the cliff's top onto walkable ground */
             r->grounded = true;
             r->ground_normal = tn;
@@ -199,137 +195,183 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
     return gait__mover_slide(m, feet, v3_sub(target, feet), false, false, &si);
 }
 
-void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *num, gait_state from,
-                     double mx, double my, double dt) {
+/* ---- a move a family of states ---------------------------------------------------------- */
+
+/* One step's move, as each family fills it. */
+typedef struct body_move {
+    const gait_mover *m;
+    gait__character *ch;
+    const gait__intent *in;
+    const gait_locomotion *num;
+    gait_state state, from;
+    double dt;
+    gait_vec3 feet;             /* m, moved */
+    gait_move_result r;         /* what the move met */
+    bool wall_ahead, over_top;
+    bool may_land;              /* a floor the settle pass meets grounds the body */
+} body_move;
+
+static void face_move(body_move *bm) {
+    if (bm->in->moving) bm->ch->yaw = atan2(bm->in->dir_n.x, bm->in->dir_n.z);
+}
+
+/* Idle, walk, run, dash, sprint, crouch: along the ground at the state's speed. */
+static void move_on_foot(body_move *bm) {
+    gait__body *b = &bm->ch->body;
+    const gait__intent *in = bm->in;
+    double speed = state_speed(bm->num, bm->state);
+    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 hd = in->dir_n;
+    if (bm->state == GAIT_STATE_DASH && !in->moving) hd = facing; /* a dash with no move goes ahead */
+    face_move(bm);
+    gait_mover_walk(bm->m, &bm->feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP,
+                    bm->dt, &b->near, &bm->r);
+    b->vel = bm->r.vel;
+    b->vel.y = 0;
+    b->launch_speed = v3_len(bm->r.vel);
+    if (bm->r.wall && in->moving) bm->wall_ahead = ahead(in->dir_n, bm->r.wall_normal);
+}
+
+/* Jump, fall, glide, plunge: the carried velocity under gravity, steered. */
+static void move_in_air(body_move *bm) {
+    gait__body *b = &bm->ch->body;
+    const gait__intent *in = bm->in;
+    const gait_locomotion *num = bm->num;
+    gait_state s = bm->state;
+    double dt = bm->dt;
+    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 v = b->vel;
+    gait_vec3 delta;
+    if (s == GAIT_STATE_GLIDE) {
+        face_move(bm);
+        gait_vec3 hv = v3_scale(in->dir_n, num->glide_speed * in->stick);
+        v = v3(hv.x, -num->glide_sink, hv.z);
+        delta = v3_scale(v, dt);
+        b->launch_speed = v3_len(hv);
+    } else if (s == GAIT_STATE_PLUNGE) {
+        v = v3(0, -num->plunge_speed, 0);
+        delta = v3_scale(v, dt);
+    } else {
+        if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP) /* reaches the jump's height */
+            v.y = sqrt(2 * num->gravity * num->jump_height);     /* v = sqrt(2 g h) */
+        /* steering, capped at the speed the body left the ground at */
+        gait_vec3 hv = horizontal(v);
+        gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
+        gait_vec3 dv = v3_sub(target, hv);
+        double dl = v3_len(dv), amax = num->air_control * dt;
+        if (dl > amax) dv = v3_scale(dv, amax / dl);
+        hv = v3_add(hv, dv);
+        face_move(bm);
+        double vy1, mean = gait__body_fall(v.y, num, dt, &vy1);
+        v = v3(hv.x, vy1, hv.z);
+        delta = v3(hv.x * dt, mean * dt, hv.z * dt);
+    }
+    gait_mover_fly(bm->m, &bm->feet, delta, v, &b->near, &bm->r);
+    b->vel = bm->r.vel;
+    bm->may_land = b->vel.y <= 0;
+    gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : in->dir_n;
+    bool looking = (in->moving || s == GAIT_STATE_GLIDE) && s != GAIT_STATE_PLUNGE;
+    if (looking && !bm->r.wall) {
+        /* the air's move may not reach a wall the stick pushes into (a body dropped from a wall
+         * has no speed to steer with): a short cast along the look finds it, so a fall that has
+         * lasted its moment catches the wall again */
+        gait_hit hit;
+        if (gait__mover_sweep(bm->m, bm->feet, v3_scale(look, WALL_PROBE), &hit) &&
+            !gait__mover_is_floor(bm->m, hit.normal) && !gait__mover_is_ceiling(hit.normal)) {
+            bm->r.wall = true;
+            bm->r.wall_terrain = false;
+            bm->r.wall_normal = hit.normal;
+        }
+    }
+    if (bm->r.wall && looking) bm->wall_ahead = ahead(look, bm->r.wall_normal);
+}
+
+/* Climb, climb jump: in the wall's plane, held to it. */
+static void move_on_wall(body_move *bm) {
+    gait__body *b = &bm->ch->body;
+    const gait__intent *in = bm->in;
+    const gait_locomotion *num = bm->num;
+    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 n = v3_norm(b->wall_normal);
+    if (v3_len2(n) < 0.5) n = v3_neg(facing);
+    gait_vec3 nh = v3_norm(horizontal(n));
+    if (v3_len2(nh) > 0.5) bm->ch->yaw = atan2(-nh.x, -nh.z); /* faces the wall */
+    gait_vec3 up_w = v3_norm(v3_mad(UP, n, -n.y));
+    gait_vec3 right_w = v3_norm(v3_cross(up_w, n));
+    gait_vec3 v;
+    if (bm->state == GAIT_STATE_CLIMB_JUMP)
+        v = v3_scale(up_w, num->climb_jump_height / num->climb_jump_seconds);
+    else
+        v = v3_scale(v3_add(v3_scale(up_w, in->move_y), v3_scale(right_w, in->move_x)),
+                     num->climb_speed * (in->stick > 0 ? 1 : 0));
+    if (v3_len(v) > 0 && bm->state == GAIT_STATE_CLIMB && in->stick > 0) {
+        /* a stick pushed part way climbs slower */
+        double l = v3_len(v), want = num->climb_speed * in->stick;
+        v = v3_scale(v, want / l);
+    }
+    if (b->on_terrain_wall)
+        bm->feet = climb_terrain(bm->m, bm->feet, v, bm->dt, n, &bm->r, &bm->over_top);
+    else
+        bm->feet = climb_landmark(bm->m, bm->feet, v, bm->dt, n, &bm->r, &bm->over_top);
+    bm->wall_ahead = bm->r.wall;
+    b->vel = v3(0, 0, 0);
+    b->launch_speed = 0;
+    bm->may_land = !bm->over_top ? in->move_y < 0 : true;
+}
+
+/* Swim, swim dash, drown: across the water, floating at the wading depth. */
+static void move_in_water(body_move *bm) {
+    gait__body *b = &bm->ch->body;
+    const gait__intent *in = bm->in;
+    const gait_locomotion *num = bm->num;
+    double dt = bm->dt;
+    double surface, depth;
+    gait_vec3 hv = v3(0, 0, 0);
+    double dy = 0;
+    if (bm->state != GAIT_STATE_DROWN) {
+        double speed = bm->state == GAIT_STATE_SWIM_DASH ? num->swim_dash_speed : num->swim_speed;
+        hv = v3_scale(in->dir_n, speed * in->stick);
+        face_move(bm);
+    }
+    if (gait_water_at(bm->m->collider, bm->feet.x, bm->feet.z, &surface, &depth)) {
+        /* floats with the feet its wading depth under the surface */
+        double target = surface - num->wading_depth;
+        dy = clampd(target - bm->feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+    }
+    gait_mover_fly(bm->m, &bm->feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &b->near,
+                   &bm->r);
+    b->vel = v3(bm->r.vel.x, 0, bm->r.vel.z);
+    b->launch_speed = v3_len(hv);
+}
+
+void gait__body_move(const gait_collider *col, gait__character *ch, const gait__intent *in,
+                     const gait_locomotion *num, gait_state from, double dt) {
     gait_mover m;
-    body_mover(w, ch, num, &m);
+    body_mover(col, ch, num, &m);
     gait__body *b = &ch->body;
     gait_state s = ch->phase.state;
-    double cy = ch->camera_yaw;
-    gait_vec3 fwd = v3(sin(cy), 0, cos(cy)), right = v3(-cos(cy), 0, sin(cy));
-    gait_vec3 dir = v3_add(v3_scale(fwd, my), v3_scale(right, mx));
-    double stick = v3_len(dir);
-    bool moving = stick > num->move_epsilon;
-    gait_vec3 dir_n = moving ? v3_scale(dir, 1.0 / stick) : v3(0, 0, 0);
-    if (stick > 1) stick = 1;
-    gait_vec3 facing = v3(sin(ch->yaw), 0, cos(ch->yaw));
-
+    body_move bm;
+    memset(&bm, 0, sizeof bm);
+    bm.m = &m;
+    bm.ch = ch;
+    bm.in = in;
+    bm.num = num;
+    bm.state = s;
+    bm.from = from;
+    bm.dt = dt;
     gait_vec3 start = ch->position;
-    gait_vec3 feet = start;
-    gait_move_result r;
-    gait__mover_result_clear(&r);
-    bool wall_ahead = false, over_top = false, may_land = true;
+    bm.feet = start;
+    gait__mover_result_clear(&bm.r);
+    bm.may_land = true;
 
-    if (gait_state_on_foot(s)) {
-        double speed = state_speed(num, s);
-        gait_vec3 hd = dir_n;
-        if (s == GAIT_STATE_DASH && !moving) hd = facing; /* a dash with no move goes ahead */
-        if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
-        gait_mover_walk(&m, &feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP, dt,
-                         &b->near, &r);
-        b->vel = r.vel;
-        b->vel.y = 0;
-        b->launch_speed = v3_len(r.vel);
-        if (r.wall && moving) wall_ahead = v3_dot(dir_n, v3_norm(horizontal(v3_neg(r.wall_normal)))) > AHEAD_COS;
-    } else if (gait_state_airborne(s)) {
-        gait_vec3 v = b->vel;
-        double g = num->gravity;
-        gait_vec3 delta;
-        if (s == GAIT_STATE_GLIDE) {
-            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
-            gait_vec3 hv = v3_scale(dir_n, num->glide_speed * stick);
-            v = v3(hv.x, -num->glide_sink, hv.z);
-            delta = v3_scale(v, dt);
-            b->launch_speed = v3_len(hv);
-        } else if (s == GAIT_STATE_PLUNGE) {
-            v = v3(0, -num->plunge_speed, 0);
-            delta = v3_scale(v, dt);
-        } else {
-            if (s == GAIT_STATE_JUMP && from != GAIT_STATE_JUMP)
-                v.y = sqrt(2 * g * num->jump_height); /* reaches the jump's height: v = sqrt(2 g h) */
-            /* steering, capped at the speed the body left the ground at */
-            gait_vec3 hv = horizontal(v);
-            gait_vec3 target = v3_scale(dir_n, b->launch_speed * stick);
-            gait_vec3 dv = v3_sub(target, hv);
-            double dl = v3_len(dv), amax = num->air_control * dt;
-            if (dl > amax) dv = v3_scale(dv, amax / dl);
-            hv = v3_add(hv, dv);
-            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
-            /* gravity integrated exactly over the step (mean of the velocities at its ends), so
-             * the apex reaches the jump's height at any step size */
-            double vy0 = v.y, vy1 = vy0 - g * dt;
-            if (vy1 < -num->max_fall_speed) vy1 = -num->max_fall_speed;
-            if (vy0 < -num->max_fall_speed) vy0 = -num->max_fall_speed;
-            v = v3(hv.x, vy1, hv.z);
-            delta = v3(hv.x * dt, 0.5 * (vy0 + vy1) * dt, hv.z * dt);
-        }
-        gait_mover_fly(&m, &feet, delta, v, &b->near, &r);
-        b->vel = r.vel;
-        may_land = b->vel.y <= 0;
-        gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : dir_n;
-        bool looking = (moving || s == GAIT_STATE_GLIDE) && s != GAIT_STATE_PLUNGE;
-        if (looking && !r.wall) {
-            /* the air's move may not reach a wall the stick pushes into (a body dropped from a
-             * wall has no speed to steer with): a short cast along the look finds it, so a fall
-             * that has lasted its moment catches the wall again */
-            gait_hit hit;
-            if (gait__mover_sweep(&m, feet, v3_scale(look, WALL_PROBE), &hit) &&
-                !gait__mover_is_floor(&m, hit.normal) && !gait__mover_is_ceiling(hit.normal)) {
-                r.wall = true;
-                r.wall_terrain = false;
-                r.wall_normal = hit.normal;
-            }
-        }
-        if (r.wall && looking)
-            wall_ahead = v3_dot(look, v3_norm(horizontal(v3_neg(r.wall_normal)))) > AHEAD_COS;
-    } else if (gait_state_on_wall(s)) {
-        gait_vec3 n = v3_norm(b->wall_normal);
-        if (v3_len2(n) < 0.5) n = v3_neg(facing);
-        gait_vec3 nh = v3_norm(horizontal(n));
-        if (v3_len2(nh) > 0.5) ch->yaw = atan2(-nh.x, -nh.z); /* faces the wall */
-        gait_vec3 up_w = v3_norm(v3_mad(UP, n, -n.y));
-        gait_vec3 right_w = v3_norm(v3_cross(up_w, n));
-        gait_vec3 v;
-        if (s == GAIT_STATE_CLIMB_JUMP)
-            v = v3_scale(up_w, num->climb_jump_height / num->climb_jump_seconds);
-        else
-            v = v3_scale(v3_add(v3_scale(up_w, my), v3_scale(right_w, mx)),
-                         num->climb_speed * (stick > 0 ? 1 : 0));
-        if (v3_len(v) > 0 && s == GAIT_STATE_CLIMB && stick > 0) {
-            /* a stick pushed part way climbs slower */
-            double l = v3_len(v), want = num->climb_speed * stick;
-            v = v3_scale(v, want / l);
-        }
-        if (b->on_terrain_wall)
-            feet = climb_terrain(&m, feet, v, dt, n, &r, &over_top);
-        else
-            feet = climb_landmark(&m, feet, v, dt, n, &r, &over_top);
-        wall_ahead = r.wall;
-        b->vel = v3(0, 0, 0);
-        b->launch_speed = 0;
-        may_land = !over_top ? my < 0 : true;
-    } else if (gait_state_in_water(s)) {
-        double surface, depth;
-        gait_vec3 hv = v3(0, 0, 0);
-        double dy = 0;
-        if (s != GAIT_STATE_DROWN) {
-            double speed = s == GAIT_STATE_SWIM_DASH ? num->swim_dash_speed : num->swim_speed;
-            hv = v3_scale(dir_n, speed * stick);
-            if (moving) ch->yaw = atan2(dir_n.x, dir_n.z);
-        }
-        if (gait_water_at(m.collider, feet.x, feet.z, &surface, &depth)) {
-            /* floats with the feet its wading depth under the surface */
-            double target = surface - num->wading_depth;
-            dy = clampd(target - feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
-        }
-        gait_mover_fly(&m, &feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &b->near, &r);
-        b->vel = v3(r.vel.x, 0, r.vel.z);
-        b->launch_speed = v3_len(hv);
-    }
+    if (gait_state_on_foot(s)) move_on_foot(&bm);
+    else if (gait_state_airborne(s)) move_in_air(&bm);
+    else if (gait_state_on_wall(s)) move_on_wall(&bm);
+    else if (gait_state_in_water(s)) move_in_water(&bm);
 
     /* walking and flying push out only when a cast says they may overlap (as the mover's step
      * does); on a wall and in water every step */
-    bool push = r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s));
+    bool push = bm.r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s));
     /* The last word, asked every step (one overlap query; in open country the collider's
      * top-level grid answers at once). Found by tests/fuzz/fuzz_body.c (tests/replays/):
      *   - no cast met what the move ended in (a landmark's edge reached by the terrain's lift, or
@@ -338,9 +380,11 @@ void gait__body_move(gait_world *w, gait__character *ch, const gait_locomotion *
      *     ceiling over it, a run up a slope into a box's edge: the push-out moves the capsule
      *     down or back into the terrain and the terrain puts it back): the move is refused and
      *     the body stays where the last step left it, unless that was no better. */
-    gait_mover_settle(&m, start, &feet, push, may_land && !gait_state_on_wall(s), &r, &b->vel);
+    gait_mover_settle(&m, start, &bm.feet, push, bm.may_land && !gait_state_on_wall(s), &bm.r,
+                      &b->vel);
 
-    ch->position = feet;
-    ch->velocity = dt > 0 ? v3_scale(v3_sub(feet, start), 1.0 / dt) : v3(0, 0, 0);
-    write_contact(ch, &m, &r, wall_ahead, over_top);
+    ch->position = bm.feet;
+    ch->velocity = dt > 0 ? v3_scale(v3_sub(bm.feet, start), 1.0 / dt) : v3(0, 0, 0);
+    remember(b, &bm.r);
+    gait__sense_contact(ch, &m, &bm.r, bm.wall_ahead, bm.over_top, GAIT__PROBE_TO_TERRAIN);
 }

@@ -144,8 +144,11 @@ static bool pressed(const gait_gate_input *in, uint32_t b) { return (in->pressed
 static bool held(const gait_gate_input *in, uint32_t b) { return (in->held & b) != 0; }
 static bool stamina_left(const gait_gate_input *in) { return in->stamina > 0; }
 static bool moving(const gait_gate_input *in, const gait_locomotion *n) { return in->move > n->move_epsilon; }
+bool gait_locomotion_deep_water(double water_depth, double submersion, const gait_locomotion *n) {
+    return water_depth > n->wading_depth && submersion >= n->wading_depth;
+}
 static bool deep_water(const gait_contact *c, const gait_locomotion *n) {
-    return c->water_depth > n->wading_depth && c->submersion >= n->wading_depth;
+    return gait_locomotion_deep_water(c->water_depth, c->submersion, n);
 }
 static bool high_enough(const gait_contact *c, const gait_locomotion *n) {
     return c->height_above_ground >= n->glider_min_height;

@@ -36,11 +36,7 @@ static const gait_vec3 UP = {0, 1, 0};
 /* ---- geometry helpers -------------------------------------------------------------------- */
 
 static gait_capsule capsule_at(const gait_mover *m, gait_vec3 feet) {
-    gait_capsule c;
-    c.a = v3(feet.x, feet.y + m->radius, feet.z);
-    c.b = v3(feet.x, feet.y + m->height - m->radius, feet.z);
-    c.radius = m->radius;
-    return c;
+    return gait__upright_capsule(feet, m->radius, m->height);
 }
 
 static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {

@@ -59,6 +59,16 @@ gait_status gait_stamina_set_multiplier(gait_stamina *p, double m) {
     return GAIT_OK;
 }
 
+#define STILL_SPEED 0.01 /* m/s: a body on a wall or in water slower than this is still */
+
+bool gait_stamina_moving(gait_state from, gait_state to, double stick, double speed,
+                         double move_epsilon) {
+    bool moving = stick > move_epsilon;
+    if (moving && to == from && (gait_state_on_wall(to) || gait_state_in_water(to)))
+        moving = speed > STILL_SPEED;
+    return moving;
+}
+
 bool gait_stamina_refills_in(gait_state s) {
     switch (s) {
     case GAIT_STATE_IDLE: case GAIT_STATE_WALK: case GAIT_STATE_RUN: case GAIT_STATE_CROUCH:

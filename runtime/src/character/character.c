@@ -1,0 +1,329 @@
+/* Characters: create, destroy, their input, a kit's door (presses, actions, stamina), place,
+ * face, party switch, camera, animation, hooks, and what they are after a step. */
+#include "world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/vec.h"
+
+#define FAIL GAIT__FAIL
+
+gait__character *gait__character_get(gait_world *w, gait_character_id id) {
+    return (gait__character *)gait__character_get_const(w, id);
+}
+
+const gait__character *gait__character_get_const(const gait_world *w, gait_character_id id) {
+    if (!w) return NULL;
+    if (id.index1 <= 0 || id.index1 > w->capacity) {
+        gait__fail((char *)w->error, sizeof w->error, GAIT_ERR_STALE_ID,
+                   "character id %d is %s", id.index1, id.index1 == 0 ? "null" : "out of range");
+        return NULL;
+    }
+    const gait__character *ch = &w->characters[id.index1 - 1];
+    if (!ch->alive || ch->generation != id.generation) {
+        gait__fail((char *)w->error, sizeof w->error, GAIT_ERR_STALE_ID,
+                   "character id %d (generation %u) is stale: the character was destroyed",
+                   id.index1, id.generation);
+        return NULL;
+    }
+    return ch;
+}
+
+#define GET(w, id, ch)                                          \
+    if (!(w)) return GAIT_ERR_INVALID_ARGUMENT;                 \
+    gait__character *ch = gait__character_get((w), (id));       \
+    if (!ch) return GAIT_ERR_STALE_ID
+
+gait_character_def gait_default_character_def(void) {
+    gait_character_def d;
+    memset(&d, 0, sizeof d);
+    d.body_type = GAIT_BODY_MEDIUM_FEMALE;
+    d.stamina = gait_default_stamina_def();
+    d.camera = gait_default_camera_def();
+    d.anim = gait_default_anim_def();
+    return d;
+}
+
+gait_status gait_character_create(gait_world *w, const gait_character_def *def,
+                                  gait_character_id *out) {
+    if (!w || !def || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!v3_finite(def->position) || !isfinite(def->yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position and yaw must be finite");
+    if ((unsigned)def->body_type >= GAIT_BODY_TYPE_COUNT)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: body type %d is not one of 0..%d",
+                    (int)def->body_type, GAIT_BODY_TYPE_COUNT - 1);
+    gait_stamina pool;
+    if (gait_stamina_init(&pool, &def->stamina) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "character: stamina def out of range (max in (0, 1e6], start in [0, max], "
+                    "refill_rate and refill_delay >= 0, multiplier in [0, 100])");
+    gait_camera camera;
+    if (gait_camera_init(&camera, &def->camera) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "character: camera def out of range (finite; probe_radius > 0; probe_radius < "
+                    "min_distance <= distance <= max_distance <= 1000; -1.55 <= min_pitch <= pitch "
+                    "<= max_pitch <= 1.55; follow and ease seconds >= 0)");
+    gait_anim anim;
+    if (gait_anim_init(&anim, &def->anim) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "character: anim def out of range (each value in [0, 10])");
+    int slot = -1;
+    for (int i = 0; i < w->capacity; i++)
+        if (!w->characters[i].alive) { slot = i; break; }
+    if (slot < 0) return FAIL(w, GAIT_ERR_CAPACITY, "character: all %d slots are in use", w->capacity);
+
+    gait__character *ch = &w->characters[slot];
+    uint32_t generation = ch->generation;
+    memset(ch, 0, sizeof *ch);
+    ch->generation = generation;
+    ch->alive = true;
+    ch->user_data = def->user_data;
+    ch->position = ch->prev_position = def->position;
+    ch->yaw = ch->prev_yaw = def->yaw;
+    ch->camera = camera;
+    ch->camera_enabled = !def->no_camera;
+    ch->anim = anim;
+    ch->camera_yaw = def->yaw;
+    ch->body_type = def->body_type;
+    ch->stamina = pool;
+    ch->phase.state = GAIT_STATE_IDLE;
+    ch->previous_state = GAIT_STATE_IDLE;
+    gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
+    ch->prev_position = ch->position;
+    ch->return_point = ch->position;
+    ch->return_yaw = ch->yaw;
+    if (ch->camera_enabled) gait_camera_behind(&ch->camera, w->collider, ch->position, ch->yaw, NULL);
+    ch->camera_yaw = ch->camera.yaw = ch->yaw;
+    w->count++;
+    out->index1 = slot + 1;
+    out->generation = generation;
+    return GAIT_OK;
+}
+
+gait_status gait_character_destroy(gait_world *w, gait_character_id id) {
+    GET(w, id, ch);
+    ch->alive = false;
+    ch->generation++;
+    w->count--;
+    return GAIT_OK;
+}
+
+bool gait_character_valid(const gait_world *w, gait_character_id id) {
+    if (!w || id.index1 <= 0 || id.index1 > w->capacity) return false;
+    const gait__character *ch = &w->characters[id.index1 - 1];
+    return ch->alive && ch->generation == id.generation;
+}
+
+int gait_world_character_count(const gait_world *w) { return w ? w->count : 0; }
+
+gait_status gait_character_set_input(gait_world *w, gait_character_id id, const gait_input *in) {
+    GET(w, id, ch);
+    if (!in) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "input is NULL");
+    if (!isfinite(in->move_x) || !isfinite(in->move_y) || !isfinite(in->look_yaw) ||
+        !isfinite(in->look_pitch) || !isfinite(in->look_zoom))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "input: move and look must be finite");
+    double mx = clampd(in->move_x, -1, 1), my = clampd(in->move_y, -1, 1);
+    double len = sqrt(mx * mx + my * my);
+    if (len > 1) { mx /= len; my /= len; }
+    ch->move_x = mx;
+    ch->move_y = my;
+    ch->held = in->held & GAIT_BUTTON_ALL;
+    ch->pressed |= in->pressed & GAIT_BUTTON_ALL;
+    /* look: yaw, pitch and zoom turn once a frame */
+    gait_camera_look(&ch->camera, in->look_yaw, in->look_pitch, in->look_zoom);
+    ch->camera_yaw = ch->camera.yaw;
+    return GAIT_OK;
+}
+
+gait_status gait_character_held_presses(const gait_world *w, gait_character_id id, uint32_t *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    *out = ch->pressed;
+    return GAIT_OK;
+}
+
+gait_status gait_character_take_presses(gait_world *w, gait_character_id id, uint32_t mask) {
+    GET(w, id, ch);
+    ch->pressed &= ~mask;
+    return GAIT_OK;
+}
+
+gait_status gait_character_start_action(gait_world *w, gait_character_id id, double seconds,
+                                        const char *name) {
+    GET(w, id, ch);
+    if (!isfinite(seconds) || seconds < 0 || seconds > 3600)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "action: seconds %g is not in [0, 3600]", seconds);
+    ch->action_left = seconds;
+    memset(ch->action_name, 0, sizeof ch->action_name);
+    if (seconds > 0 && name) {
+        size_t n = strlen(name);
+        if (n > sizeof ch->action_name - 1) n = sizeof ch->action_name - 1;
+        memcpy(ch->action_name, name, n);
+    }
+    return GAIT_OK;
+}
+
+gait_status gait_character_face(gait_world *w, gait_character_id id, double yaw) {
+    GET(w, id, ch);
+    if (!isfinite(yaw)) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "face: yaw must be finite");
+    ch->yaw = remainder(yaw, 2 * M_PI);
+    ch->prev_yaw = ch->yaw; /* turned on the spot: nothing to blend */
+    return GAIT_OK;
+}
+
+gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 p, double yaw) {
+    GET(w, id, ch);
+    if (!v3_finite(p) || !isfinite(yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite");
+    ch->position = p;
+    ch->yaw = ch->prev_yaw = remainder(yaw, 2 * M_PI);
+    ch->velocity = v3(0, 0, 0);
+    ch->phase.state = GAIT_STATE_IDLE;
+    ch->phase.seconds = 0;
+    ch->action_left = 0;
+    ch->action_name[0] = 0;
+    gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
+    ch->prev_position = ch->position;
+    ch->return_point = ch->position;
+    ch->return_yaw = ch->yaw;
+    /* the camera stands level behind the placed body */
+    gait_camera_behind(&ch->camera, w->collider, ch->position, ch->yaw, NULL);
+    ch->camera_yaw = ch->camera.yaw;
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_body_type(gait_world *w, gait_character_id id, gait_body_type t) {
+    GET(w, id, ch);
+    if ((unsigned)t >= GAIT_BODY_TYPE_COUNT)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "body type %d is not one of 0..%d", (int)t,
+                    GAIT_BODY_TYPE_COUNT - 1);
+    ch->body_type = t;
+    return GAIT_OK;
+}
+
+gait_status gait_character_spend(gait_world *w, gait_character_id id, double amount) {
+    GET(w, id, ch);
+    if (!isfinite(amount) || amount < 0)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "spend: amount %g must be finite and >= 0", amount);
+    if (!gait_stamina_can_spend(&ch->stamina, amount))
+        return FAIL(w, GAIT_ERR_CAPACITY, "spend: %g x %g is more than the %g stamina left", amount,
+                    ch->stamina.multiplier, ch->stamina.value);
+    return gait_stamina_spend(&ch->stamina, amount);
+}
+
+gait_status gait_character_can_spend(const gait_world *w, gait_character_id id, double amount,
+                                     bool *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    if (!isfinite(amount) || amount < 0) return GAIT_ERR_INVALID_ARGUMENT;
+    *out = gait_stamina_can_spend(&ch->stamina, amount);
+    return GAIT_OK;
+}
+
+gait_stamina *gait_character_stamina(gait_world *w, gait_character_id id) {
+    gait__character *ch = gait__character_get(w, id);
+    return ch ? &ch->stamina : NULL;
+}
+
+gait_status gait_character_set_camera_yaw(gait_world *w, gait_character_id id, double yaw) {
+    GET(w, id, ch);
+    if (!isfinite(yaw)) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera yaw must be finite");
+    ch->camera_yaw = ch->camera.yaw = remainder(yaw, 2 * M_PI);
+    return GAIT_OK;
+}
+
+gait_status gait_character_camera(const gait_world *w, gait_character_id id, gait_camera *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    *out = ch->camera;
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_camera_def(gait_world *w, gait_character_id id,
+                                          const gait_camera_def *def) {
+    GET(w, id, ch);
+    if (gait_camera_set_def(&ch->camera, def) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera def out of range");
+    return GAIT_OK;
+}
+
+gait_status gait_character_anim(const gait_world *w, gait_character_id id, gait_anim_signal *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    gait_anim_signal_get(&ch->anim, out);
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_anim_def(gait_world *w, gait_character_id id, const gait_anim_def *def) {
+    GET(w, id, ch);
+    if (gait_anim_set_def(&ch->anim, def) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "anim def out of range (each value in [0, 10])");
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_clip(gait_world *w, gait_character_id id, gait_anim_state state,
+                                    const char *clip) {
+    GET(w, id, ch);
+    if (gait_anim_set_clip(&ch->anim, state, clip) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                    "clip: state %d is not an animation state, or the name is %d bytes or longer",
+                    (int)state, GAIT_CLIP_NAME_MAX);
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_model_lacks(gait_world *w, gait_character_id id,
+                                           gait_anim_state state, bool lacks) {
+    GET(w, id, ch);
+    if (gait_anim_set_model_lacks(&ch->anim, state, lacks) != GAIT_OK)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "state %d is not an animation state", (int)state);
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_gate_hook(gait_world *w, gait_character_id id, gait_gate_hook hook,
+                                         void *user) {
+    GET(w, id, ch);
+    ch->gate_hook = hook;
+    ch->gate_user = user;
+    return GAIT_OK;
+}
+
+gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
+                                    gait_character_info *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    memset(out, 0, sizeof *out);
+    out->position = ch->position;
+    out->velocity = ch->velocity;
+    out->yaw = ch->yaw;
+    out->camera_yaw = ch->camera_yaw;
+    out->phase = ch->phase;
+    out->previous_state = ch->previous_state;
+    out->contact = ch->contact;
+    out->stamina = ch->stamina.value;
+    out->stamina_max = ch->stamina.max;
+    out->body_type = ch->body_type;
+    out->walking = ch->walking;
+    out->crouching = ch->crouching;
+    out->action_seconds_left = ch->action_left;
+    memcpy(out->action_name, ch->action_name, sizeof out->action_name);
+    out->return_point = ch->return_point;
+    out->presses_read = ch->presses_read;
+    out->steps = ch->steps;
+    return GAIT_OK;
+}
+
+gait_status gait_character_pose(const gait_world *w, gait_character_id id, gait_pose *out) {
+    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    double a = gait_clock_alpha(&w->clock);
+    out->position = v3_lerp(ch->prev_position, ch->position, a);
+    out->yaw = ch->prev_yaw + remainder(ch->yaw - ch->prev_yaw, 2 * M_PI) * a;
+    return GAIT_OK;
+}

@@ -1,0 +1,59 @@
+/* Internal: a character — everything a step reads and writes for one body, grouped by the stage
+ * that owns each part (docs/design.md, "A character"). The snapshot copies it whole; the state
+ * hash reads it member by member (snapshot.c). */
+#ifndef GAIT_CHARACTER_H
+#define GAIT_CHARACTER_H
+
+#include "gait/anim.h"
+#include "gait/camera.h"
+#include "gait/world.h"
+#include "body.h"
+#include "crouch.h"
+#include "traverse_internal.h"
+
+typedef struct gait__character {
+    uint32_t generation;        /* bumped on destroy; ids carry it */
+    bool alive;
+    void *user_data;
+
+    /* pose, at the last step and the one before (for the blended draw): the move stage's */
+    gait_vec3 position, prev_position; /* feet (m) */
+    double yaw, prev_yaw;              /* rad */
+    gait_vec3 velocity;                /* m/s over the last step */
+
+    gait_phase phase;                  /* the gates' */
+    gait_state previous_state;
+    gait_contact contact;              /* the sense stage's (sense.c), read by the next gates */
+    gait_stamina stamina;              /* the stamina stage's */
+    gait_body_type body_type;
+
+    /* input: levels and move replaced each frame; presses accumulate until a step reads them */
+    double move_x, move_y;
+    uint32_t held;
+    uint32_t pressed;
+    uint32_t presses_read;             /* what the last step read */
+    bool walking, crouching;           /* switches toggled by presses */
+    double camera_yaw;                 /* moves are relative to it (= camera.yaw) */
+    gait_camera camera;                /* turned once a frame, follows the blended body */
+    bool camera_enabled;
+    gait_anim anim;                    /* resolved after each step */
+
+    /* the kit's action: for now it holds the body still (the move is zeroed); a moving action
+     * (its own velocity through the mover, gravity scale, stamina drain, anim state, end
+     * conditions) would keep its memory here and move in the move stage (step.c) */
+    double action_left;                /* s of the kit action, 0 when none */
+    char action_name[32];
+
+    gait_vec3 return_point;            /* drowning returns here */
+    double return_yaw;
+
+    gait_gate_hook gate_hook;
+    void *gate_user;
+
+    uint64_t steps;
+    gait__body body;                   /* the body's memory between steps (body.c) */
+    gait__crouch crouch;               /* the crouch's (crouch.c) */
+    gait__traverse trav;               /* the traversal action and its last scan (traverse_*.c) */
+} gait__character;
+
+#endif

@@ -1,0 +1,36 @@
+/* The step's input (docs/design.md, "The step"): read once, used by every later stage. */
+#include "intent.h"
+
+#include <math.h>
+
+#include "character.h"
+#include "core/vec.h"
+
+void gait__intent_read(gait__character *ch, const gait_locomotion *n, gait__intent *out) {
+    /* the step reads the held presses and lets them go */
+    uint32_t pressed = ch->pressed;
+    ch->pressed = 0;
+    ch->presses_read = pressed;
+    if (pressed & GAIT_BUTTON_WALK) ch->walking = !ch->walking;
+    if (pressed & GAIT_BUTTON_CROUCH) ch->crouching = !ch->crouching;
+    out->pressed = pressed;
+    out->held = ch->held;
+    out->walking = ch->walking;
+    out->crouching = ch->crouching;
+
+    /* a kit action holds the body: the presses still reach the gates, the move does not */
+    double mx = ch->move_x, my = ch->move_y;
+    if (ch->action_left > 0) mx = my = 0;
+    out->move_x = mx;
+    out->move_y = my;
+    out->move = sqrt(mx * mx + my * my);
+
+    /* against the camera: forward is the camera's yaw, right is 90 deg clockwise of it */
+    double cy = ch->camera_yaw;
+    gait_vec3 fwd = v3(sin(cy), 0, cos(cy)), right = v3(-cos(cy), 0, sin(cy));
+    out->dir = v3_add(v3_scale(fwd, my), v3_scale(right, mx));
+    double stick = v3_len(out->dir);
+    out->moving = stick > n->move_epsilon;
+    out->dir_n = out->moving ? v3_scale(out->dir, 1.0 / stick) : v3(0, 0, 0);
+    out->stick = stick > 1 ? 1 : stick;
+}

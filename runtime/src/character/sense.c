@@ -1,0 +1,93 @@
+/* The sense stage (docs/design.md, "The step"): the one writer of a character's contact.
+ *
+ * After each move (the body's, the traversal's, a placement) gait__sense_contact reads what the
+ * move met into the contact the next step's gates read: ground, rise, height above the ground,
+ * water, wall, wall ahead, over the top. At the start of a step gait__sense_surroundings adds
+ * what this step's input asks of the crouch (room to stand, a low opening ahead), and, when the
+ * gates ask, gait__sense_ledge scans the ledge ahead and reads the traversal table's offer for
+ * it. Every reading is a query of the collider; nothing here decides a state. */
+#include "sense.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "character.h"
+#include "core/vec.h"
+#include "crouch.h"
+#include "mover_internal.h"
+#include "traverse_internal.h"
+
+#define HEIGHT_PROBE 1000.0   /* m: farthest the height-above-ground probe looks down */
+#define PROBE_LIFT 0.01       /* m: the probe's ray starts this far above the feet */
+#define RISING_SPEED 1e-9     /* m/s: a carried upward speed above this is rising */
+
+/* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe. */
+static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__ground_probe probe) {
+    double best = INFINITY, h;
+    gait_vec3 tn;
+    if (gait_terrain_sample(m->collider, feet.x, feet.z, &h, &tn)) best = feet.y - h;
+    double reach = isfinite(best) && probe == GAIT__PROBE_TO_TERRAIN ? fmax(best, 0) + PROBE_LIFT
+                                                                    : HEIGHT_PROBE;
+    if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
+    gait_hit hit;
+    gait_vec3 o = v3(feet.x, feet.y + PROBE_LIFT, feet.z);
+    if (gait_collider_ray_cast(m->collider, o, v3(0, -reach, 0), &m->filter, &hit)) {
+        double d = hit.distance - PROBE_LIFT;
+        if (d < best) best = d;
+    }
+    return best < 0 ? 0 : best;
+}
+
+void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_move_result *r,
+                         bool wall_ahead, bool over_top, gait__ground_probe probe) {
+    gait_contact *c = &ch->contact;
+    c->grounded = r->grounded;
+    c->rising = ch->body.vel.y > RISING_SPEED;
+    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position, probe);
+    double surface, depth;
+    if (gait_water_at(m->collider, ch->position.x, ch->position.z, &surface, &depth)) {
+        c->water_depth = depth;
+        c->submersion = surface - ch->position.y;
+    } else {
+        c->water_depth = 0;
+        c->submersion = 0; /* dry: "<= 0 above it or dry" (locomotion.h), and finite */
+    }
+    c->wall = r->wall;
+    c->wall_ahead = r->wall && wall_ahead;
+    c->over_top = over_top;
+}
+
+void gait__sense_surroundings(const gait_collider *col, gait__character *ch,
+                              const gait__intent *in, const gait_locomotion *n,
+                              gait__senses *out) {
+    out->low_ceiling = false;
+    out->opening = false;
+    out->scanned = false;
+    out->offer = GAIT_TRAVERSE_NONE;
+    out->offer_row = -1;
+    gait_state s = ch->phase.state;
+    if (gait__crouch_needs_ceiling(&ch->crouch, s))
+        out->low_ceiling = gait__crouch_low_ceiling(col, ch->position, n);
+    /* only a standing body already stopped by something (contact.wall) looks for an opening: a
+     * step in open country pays nothing */
+    if (gait_state_on_foot(s) && s != GAIT_STATE_CROUCH && !ch->crouch.auto_crouch &&
+        ch->contact.grounded && ch->contact.wall && v3_len2(in->dir_n) > 0.5 &&
+        gait__crouch_opening_ahead(col, ch->position, in->dir_n, n)) {
+        out->opening = true;
+        /* the lip over an opening the crouched body fits is no wall to climb */
+        ch->contact.wall_ahead = false;
+    }
+}
+
+void gait__sense_ledge(const gait_collider *col, const gait_traverse_table *tab, gait_vec3 feet,
+                       const gait__ledge_request *rq, const gait_locomotion *n,
+                       gait__senses *out) {
+    out->scanned = false;
+    out->offer = GAIT_TRAVERSE_NONE;
+    out->offer_row = -1;
+    if (!rq->want) return;
+    out->query = gait__traverse_body_query(tab, n, feet, rq->forward, rq->speed, rq->climbing);
+    bool ok = gait_traverse_scan_run(col, &out->query, NULL, &out->scan);
+    out->scanned = true;
+    if (ok) out->offer = gait__traverse_offer(tab, &out->scan, rq->speed, rq->climbing, &out->offer_row);
+}

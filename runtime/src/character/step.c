@@ -1,0 +1,225 @@
+/* The step (docs/design.md, "The step"): one fixed step of one character, in one direction —
+ *
+ *   input   -> the held presses, the switches, the move against the camera (intent.c)
+ *   kits    -> (Lua, before the step: presses taken, an action that holds the body)
+ *   sense   -> the contact the last move left, and what the crouch needs (sense.c)
+ *   gates   -> the next state: crouch, locomotion, traversal (gates.c, pure), with the ledge
+ *              ahead scanned between its halves when a traversal could start (sense.c)
+ *   hooks   -> the traversal hook, the gate hook (the host's or a kit's)
+ *   stamina -> the costs of the state entered and held, or the refill (stamina.c)
+ *   move    -> the motion the state asks for, through the mover: a drowning's return, the
+ *              traversal's path (traverse_action.c) or the body (body.c); the contact
+ *   anim    -> the animation signal (anim.c); the camera follows once a frame (world.c)
+ *
+ * No stage reaches back into one before it. A step of one character reads the world's shared
+ * data (collider, numbers, tables) and writes only that character, so ranges of characters may
+ * run apart (gait__world_step_range). */
+#include <math.h>
+#include <string.h>
+
+#include "core/vec.h"
+#include "gates.h"
+#include "intent.h"
+#include "sense.h"
+#include "world_internal.h"
+
+#define ACTION_END_EPS 1e-9    /* s: a kit action this close to its end has ended */
+
+/* ---- gates ------------------------------------------------------------------------------- */
+
+static void gates_input(const gait_world *w, const gait__character *ch, const gait__intent *in,
+                        const gait_locomotion *num, const gait__senses *sn, double dt,
+                        gait__gates_in *g) {
+    memset(g, 0, sizeof *g);
+    g->phase = ch->phase;
+    g->input.move = in->move;
+    g->input.move_up = in->move_y;
+    g->input.walking = in->walking;
+    g->input.crouching = in->crouching;
+    g->input.pressed = in->pressed;
+    g->input.held = in->held;
+    g->input.stamina = ch->stamina.value;
+    g->input.stamina_multiplier = ch->stamina.multiplier;
+    g->contact = &ch->contact;
+    g->senses = sn;
+    g->numbers = num;
+    g->crouch = ch->crouch;
+    g->cooldown = ch->trav.cooldown;
+    g->action_playing = gait__traverse_playing(&ch->trav);
+    g->can_traverse = w->traverse_table.count > 0;
+    g->move_dir = in->dir_n;
+    g->facing = v3(sin(ch->yaw), 0, cos(ch->yaw));
+    g->speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);
+    g->on_terrain_wall = ch->body.on_terrain_wall;
+    g->wall_normal = ch->body.wall_normal;
+    g->dt = dt;
+}
+
+/* The rules' memory after the gates. */
+static void gates_remember(gait__character *ch, const gait__gates_out *g, gait_state from) {
+    gait__traverse *t = &ch->trav;
+    ch->crouch = g->crouch;
+    t->cooldown = g->cooldown;
+    /* out of the state (a place, a drowning's return) no action is playing: a later entry that
+     * skipped the scan (a hook's redirect) must not resume a stale path */
+    if (from != GAIT_STATE_TRAVERSE) {
+        t->phase = GAIT_TRAVERSE_PHASE_DONE;
+        t->latch = false;
+    }
+}
+
+/* ---- hooks ------------------------------------------------------------------------------- */
+
+/* The traversal hook may add, change or refuse the action offered for a ledge; the gate hook may
+ * allow, veto or redirect the change of state (an edge from `from` only). */
+static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character *ch,
+                            const gait__senses *sn, const gait__gates_out *g, gait_state from) {
+    gait__traverse *t = &ch->trav;
+    if (sn->scanned) { /* the last scan, as traverse info and the debug view show it */
+        t->scan = sn->scan;
+        t->query = sn->query;
+        t->scanned = true;
+    }
+    t->pending = false;
+    gait_state next = g->next;
+    if (g->ledge) {
+        gait_traverse_kind k = g->action;
+        if (t->hook) {
+            gait_traverse_kind h = t->hook(w, id, &t->scan, k, t->hook_user);
+            if ((unsigned)h < GAIT_TRAVERSE_KIND_COUNT) k = h;
+        }
+        if (k != GAIT_TRAVERSE_NONE) {
+            next = GAIT_STATE_TRAVERSE;
+            t->pending = true;
+            t->pending_kind = k;
+            t->pending_row = g->action_row;
+        } else {
+            next = g->fallback;
+        }
+    }
+    if (next != from && ch->gate_hook) {
+        gait_state s = ch->gate_hook(w, id, from, next, ch->gate_user);
+        if ((unsigned)s < GAIT_STATE_COUNT && (s == from || gait_locomotion_is_edge(from, s))) next = s;
+    }
+    return next;
+}
+
+/* ---- move -------------------------------------------------------------------------------- */
+
+/* What moves the body this step. A kit's moving action, a platform carrying the body, or another
+ * body blocking it (resolved against the positions at the start of the step) would each be one
+ * more case here, every one of them through the mover. */
+typedef enum motion {
+    MOTION_BODY,       /* the state's own motion (body.c) */
+    MOTION_TRAVERSE,   /* the traversal's path (traverse_action.c) */
+    MOTION_RETURN      /* a drowning's end: back to the return point */
+} motion;
+
+static motion motion_of(gait_state from, gait_state state) {
+    if (from == GAIT_STATE_DROWN && state != GAIT_STATE_DROWN) return MOTION_RETURN;
+    if (state == GAIT_STATE_TRAVERSE) return MOTION_TRAVERSE;
+    return MOTION_BODY;
+}
+
+static void move(gait_world *w, gait__character *ch, const gait__intent *in,
+                 const gait_locomotion *num, const gait__gates_out *g, gait_state from,
+                 double dt) {
+    const gait_collider *col = w->collider;
+    /* a crouched body's fall starts where it can stand (crouch.c), not blended from above */
+    if (g->drop) gait__crouch_drop(&ch->crouch, col, &ch->position, num);
+    ch->prev_position = ch->position;
+    ch->prev_yaw = ch->yaw;
+    switch (motion_of(from, ch->phase.state)) {
+    case MOTION_RETURN:
+        /* a drowned body comes back where its stamina was last full on foot, refilled */
+        ch->position = ch->return_point;
+        ch->yaw = ch->return_yaw;
+        ch->velocity = v3(0, 0, 0);
+        ch->stamina.value = ch->stamina.max;
+        gait__body_place(col, ch, num);
+        ch->prev_position = ch->position;
+        ch->prev_yaw = ch->yaw;
+        break;
+    case MOTION_TRAVERSE:
+        gait__traverse_move(col, &w->traverse_table, ch, num, dt);
+        break;
+    case MOTION_BODY:
+        gait__body_move(col, ch, in, num, from, dt);
+        break;
+    }
+}
+
+/* ---- one character, one step ------------------------------------------------------------- */
+
+static void step_character(gait_world *w, gait_character_id id, gait__character *ch, double dt) {
+    const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
+
+    /* input (kits ran before the step: a kit action has zeroed the move) */
+    gait__intent in;
+    gait__intent_read(ch, num, &in);
+
+    /* sense */
+    gait__senses sn;
+    gait__sense_surroundings(w->collider, ch, &in, num, &sn);
+
+    /* gates, the ledge between their halves */
+    gait_state from = ch->phase.state;
+    gait__gates_in gin;
+    gates_input(w, ch, &in, num, &sn, dt, &gin);
+    gait__gates_out g;
+    gait__gates_propose(&gin, &g);
+    gait__sense_ledge(w->collider, &w->traverse_table, ch->position, &g.request, num, &sn);
+    gait__gates_decide(&gin, &g);
+    gates_remember(ch, &g, from);
+
+    /* hooks */
+    gait_state next = run_hooks(w, id, ch, &sn, &g, from);
+
+    /* stamina */
+    bool moving = gait_stamina_moving(from, next, in.move, v3_len(ch->velocity), num->move_epsilon);
+    gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
+
+    ch->previous_state = from;
+    if (next != from) {
+        ch->phase.state = next;
+        ch->phase.seconds = 0;
+    }
+    ch->phase.seconds += dt;
+
+    /* move */
+    move(w, ch, &in, num, &g, from, dt);
+
+    /* anim */
+    gait_anim_input ai;
+    ai.state = ch->phase.state;
+    ai.raw_grounded = ch->contact.grounded;
+    ai.height_above_ground = ch->contact.height_above_ground;
+    ai.step_height = num->step_height;
+    ai.horizontal_speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);
+    ai.move = in.move;
+    gait_anim_update(&ch->anim, &ai, dt);
+
+    /* the drowning's return point: on foot on the ground with a full pool */
+    if (gait_state_on_foot(ch->phase.state) && ch->contact.grounded &&
+        ch->stamina.value >= ch->stamina.max) {
+        ch->return_point = ch->position;
+        ch->return_yaw = ch->yaw;
+    }
+    if (ch->action_left > 0) {
+        ch->action_left -= dt;
+        if (ch->action_left <= ACTION_END_EPS) {
+            ch->action_left = 0;
+            ch->action_name[0] = 0;
+        }
+    }
+    ch->steps++;
+}
+
+void gait__world_step_range(gait_world *w, int first, int end, double dt) {
+    for (int i = first; i < end; i++) {
+        gait__character *ch = &w->characters[i];
+        if (!ch->alive) continue;
+        gait_character_id id = {i + 1, ch->generation};
+        step_character(w, id, ch, dt);
+    }
+}

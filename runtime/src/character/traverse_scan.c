@@ -1,0 +1,291 @@
+/* The traversal's scan (docs/behaviour.md, "Traversal"): a pure, allocation-free query over the
+ * collider with the body's own capsule — a sweep forward to the obstacle, the ledge from a trace
+ * along the face and one down from above, side probes that build a ledge *segment*, the grab
+ * point (the body's projection on that segment, kept a margin from its ends), the room check in
+ * two legs (straight up, then forward over the ledge), the depth by a reverse trace from beyond
+ * the face, and the floor behind.
+ *
+ * It follows the pipeline of Epic's Game Animation Sample Project (GASP) — capsule sweeps the
+ * size of the body, not rays, so an action is offered only where the *body* fits — with its one
+ * hand-made layer replaced: GASP reads ledges from splines an artist placed on each obstacle;
+ * here the ledge is synthesised at run time from traces.
+ *
+ * No mutable globals; allocates nothing; doubles only and a fixed number of queries, so the same
+ * inputs give the same bits. */
+#include "traverse_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/vec.h"
+#include "debug_draw.h"
+#include "mover_internal.h"
+
+/* ---- scan constants (m) ------------------------------------------------------------------- */
+#define LIFT_EXTRA 0.02     /* the forward sweep starts this far above the step height */
+#define LEDGE_IN 0.05       /* the down trace looks this far beyond the face */
+#define LEDGE_TOL 0.1       /* a side probe's top within this of the ledge's height is the ledge */
+#define FACE_TOL 0.1        /* a side probe's face within this of the front face plane */
+#define PROBE_STEP 0.25     /* side probes this far apart ... */
+#define PROBE_COUNT 10      /* ... this many each side (2.5 m) ... */
+#define PROBE_BISECT 5      /* ... then the end halved this often (0.25 / 32 ~ 8 mm) */
+#define SKIN GAIT__TRAVERSE_SKIN
+#define CLEAR GAIT__TRAVERSE_CLEAR
+#define DEPTH_TRACE 2.0     /* the reverse trace starts this far beyond the face */
+#define BACK_READ 0.1       /* the floor behind is read this far beyond the capsule past the back */
+#define COS_FLOOR 0.7071    /* a floor behind within 45 deg of up */
+
+typedef struct scan_ctx {
+    const gait_collider *col;
+    const gait_traverse_query *q;
+    const gait_debug_draw *draw;
+    gait_traverse_scan *s;
+} scan_ctx;
+
+/* A sweep of the body's capsule (feet at `feet`) by d; drawn as the paths of its two sphere
+ * centres. */
+static bool csweep(scan_ctx *x, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+    gait_capsule c = gait__upright_capsule(feet, x->q->radius, x->q->height);
+    x->s->sweeps++;
+    bool h = gait_collider_capsule_sweep(x->col, &c, d, &x->q->filter, hit);
+    if (x->draw) {
+        double f = h ? hit->fraction : 1;
+        gait__draw_line(x->draw, c.a, v3_mad(c.a, d, f), GAIT__COL_SWEEP);
+        gait__draw_line(x->draw, c.b, v3_mad(c.b, d, f), GAIT__COL_SWEEP);
+        if (h) gait__draw_point(x->draw, hit->point, 0.04, GAIT__COL_HIT);
+    }
+    return h;
+}
+
+static bool ray(scan_ctx *x, gait_vec3 o, gait_vec3 d, gait_hit *hit) {
+    x->s->rays++;
+    bool h = gait_collider_ray_cast(x->col, o, d, &x->q->filter, hit);
+    if (x->draw) {
+        gait__draw_line(x->draw, o, h ? hit->point : v3_add(o, d), GAIT__COL_RAY);
+        if (h) gait__draw_point(x->draw, hit->point, 0.02, GAIT__COL_HIT);
+    }
+    return h;
+}
+
+/* Is there ledge at E + t * s? A trace down from above just beyond the face finds a top at the
+ * ledge's height (the face itself was traced at E; one ray a probe keeps the scan cheap where
+ * the collider's grid is crowded), and a trace along the face at the segment's ends checks the
+ * face is still there (face_too). */
+static bool ledge_probe(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, double s, double ly,
+                        double cos_ledge, bool face_too) {
+    gait_vec3 q = v3_mad(e, t, s);
+    gait_hit hit;
+    gait_vec3 o = v3_mad(q, in, LEDGE_IN);
+    o.y = ly + 0.25;
+    if (!ray(x, o, v3(0, -0.5, 0), &hit)) return false;
+    if (fabs(hit.point.y - ly) > LEDGE_TOL || hit.normal.y < cos_ledge) return false;
+    if (!face_too) return true;
+    gait_vec3 o2 = v3_mad(q, in, -0.25);
+    o2.y = ly - 0.05;
+    if (!ray(x, o2, v3_scale(in, 0.25 + LEDGE_IN + FACE_TOL), &hit)) return false;
+    return fabs(v3_dot(v3_sub(hit.point, e), in)) <= FACE_TOL;
+}
+
+/* The end of the ledge on one side (sign -1 or +1): probes every PROBE_STEP, then halves the
+ * last interval. Returns the signed distance along t from E. The sign is the caller's and is used
+ * here and only here, so the two sides cannot share a sign by a copied loop. */
+static double ledge_end(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, double ly,
+                        double cos_ledge, double sign) {
+    double good = 0;
+    for (int k = 1; k <= PROBE_COUNT; k++) {
+        double s = sign * PROBE_STEP * k;
+        if (ledge_probe(x, e, t, in, s, ly, cos_ledge, false)) {
+            good = s;
+            continue;
+        }
+        double bad = s;
+        for (int b = 0; b < PROBE_BISECT; b++) {
+            double mid = 0.5 * (good + bad);
+            if (ledge_probe(x, e, t, in, mid, ly, cos_ledge, false)) good = mid;
+            else bad = mid;
+        }
+        break;
+    }
+    /* the face still stands at the end found (a top over a gap in the face is no ledge there):
+     * walk back a probe at a time until it does */
+    while (good != 0 && !ledge_probe(x, e, t, in, good, ly, cos_ledge, true))
+        good = sign * fmax(0, fabs(good) - PROBE_STEP);
+    return good; /* (at PROBE_COUNT steps: the ledge goes on beyond what the probes looked at) */
+}
+
+static void set_reason(gait_traverse_scan *s, const char *why) {
+    snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
+static bool fail(gait_traverse_scan *s, const char *why) {
+    set_reason(s, why);
+    s->ok = false;
+    return false;
+}
+
+static bool query_valid(const gait_traverse_query *q) {
+    return v3_finite(q->feet) && v3_finite(q->forward) && isfinite(q->speed) &&
+           isfinite(q->radius) && q->radius > 0 && isfinite(q->height) &&
+           q->height >= 2 * q->radius && isfinite(q->step_height) && q->step_height >= 0 &&
+           isfinite(q->max_height) && q->max_height > 0 && isfinite(q->min_height) &&
+           isfinite(q->reach_min) && isfinite(q->reach_max) && q->reach_min > 0 &&
+           q->reach_max >= q->reach_min && isfinite(q->reach_speed) && q->reach_speed > 0 &&
+           isfinite(q->grab_margin) && q->grab_margin >= 0 && isfinite(q->max_ledge_slope) &&
+           isfinite(q->max_drop) && q->max_drop >= 0;
+}
+
+gait_traverse_query gait_traverse_default_query(const gait_traverse_table *t,
+                                                const gait_locomotion *n) {
+    gait_traverse_query q;
+    memset(&q, 0, sizeof q);
+    gait_traverse_table def;
+    if (!t) {
+        def = gait_default_traverse_table();
+        t = &def;
+    }
+    gait_locomotion nd;
+    if (!n) {
+        nd = gait_default_locomotion();
+        n = &nd;
+    }
+    q.forward = v3(0, 0, 1);
+    q.radius = n->capsule_radius;
+    q.height = n->capsule_height;
+    q.step_height = n->step_height;
+    q.max_height = 0;
+    q.min_height = INFINITY;
+    for (int i = 0; i < t->count; i++) {
+        if (t->actions[i].max_height > q.max_height) q.max_height = t->actions[i].max_height;
+        if (t->actions[i].min_height < q.min_height) q.min_height = t->actions[i].min_height;
+    }
+    if (t->count == 0) q.max_height = q.min_height = 0.01;
+    if (q.min_height < n->step_height) q.min_height = n->step_height;
+    q.reach_min = t->reach_min;
+    q.reach_max = t->reach_max;
+    q.reach_speed = t->reach_speed;
+    q.grab_margin = t->grab_margin;
+    q.max_ledge_slope = t->max_ledge_slope;
+    q.max_drop = t->max_drop;
+    return q;
+}
+
+bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
+                            const gait_debug_draw *draw, gait_traverse_scan *s) {
+    if (!s) return false;
+    memset(s, 0, sizeof *s);
+    set_reason(s, "invalid query");
+    if (!col || !q || !query_valid(q)) return false;
+    scan_ctx x = {col, q, draw, s};
+    double r = q->radius;
+    gait_vec3 feet = q->feet;
+    gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
+    if (v3_len2(f) < 0.5) return fail(s, "invalid query");
+    double cos_ledge = cos(q->max_ledge_slope);
+
+    /* 1. forward: the body's capsule, lifted over what it would step onto, swept ahead by a
+     * reach that grows with speed (GASP: 0.75 m at rest to 3.5 m at 5 m/s) */
+    double k = clampd(q->speed / q->reach_speed, 0, 1);
+    double reach = q->reach_min + (q->reach_max - q->reach_min) * k;
+    gait_vec3 lifted = v3(feet.x, feet.y + q->step_height + LIFT_EXTRA, feet.z);
+    gait_hit hit;
+    if (!csweep(&x, lifted, v3_scale(f, reach), &hit)) return fail(s, "no obstacle");
+    if (hit.start_solid) return fail(s, "inside geometry");
+    /* the wall's normal in the ground plane: y dropped *before* normalising (a "2D" normal that
+     * kept its y would tilt every probe built on it) */
+    gait_vec3 n2 = v3(hit.normal.x, 0, hit.normal.z);
+    double nl = v3_len(n2);
+    if (nl < 0.5) return fail(s, "not a wall"); /* mostly up or down: a floor's or a ceiling's edge */
+    n2 = v3_scale(n2, 1.0 / nl);
+    if (v3_dot(n2, f) > -0.25) return fail(s, "not facing the wall");
+    s->wall = true;
+    s->wall_point = hit.point;
+    s->wall_normal = n2;
+    s->wall_distance = hit.distance;
+    s->landmark = hit.landmark;
+    gait_vec3 in = v3_neg(n2);
+    /* along the edge, to the body's right as it faces `in` (facing +z, right is -x as in
+     * body.c): ledge_a lies to the left (-t), ledge_b to the right (+t) */
+    gait_vec3 t = v3(-in.z, 0, in.x);
+
+    /* 2. the ledge: a trace down from above the highest ledge, just beyond the face ... */
+    gait_vec3 o = v3_mad(hit.point, in, LEDGE_IN);
+    double top = feet.y + q->max_height + CLEAR;
+    o.y = top;
+    double down = top - (feet.y + q->step_height);
+    if (!ray(&x, o, v3(0, -down, 0), &hit)) return fail(s, "no ledge");
+    if (hit.normal.y < cos_ledge) return fail(s, "ledge too steep");
+    double ly = hit.point.y;
+    s->ledge_normal = hit.normal;
+    /* ... and one along the face just below that height: the face reaches the ledge */
+    gait_vec3 o2 = v3_mad(s->wall_point, in, -(r + 0.1));
+    o2.y = ly - 0.05;
+    if (!ray(&x, o2, v3_scale(in, r + 0.1 + LEDGE_IN + FACE_TOL), &hit))
+        return fail(s, "face does not reach the ledge");
+    gait_vec3 e = v3(hit.point.x, ly, hit.point.z);
+    s->edge = e;
+    s->height = ly - feet.y;
+    if (s->height > q->max_height) return fail(s, "too high");
+    if (s->height < q->min_height) return fail(s, "too low");
+    /* the top above the ledge is open: a trace just above it along the face meets nothing */
+    gait_vec3 o3 = v3(o2.x, ly + 0.05, o2.z);
+    if (ray(&x, o3, v3_scale(in, r + 0.1 + LEDGE_IN + 0.05), &hit)) return fail(s, "no top");
+
+    /* 3. ledge synthesis: side probes build a segment; the grab point is the body's projection
+     * on it, kept grab_margin from its ends */
+    double sa = ledge_end(&x, e, t, in, ly, cos_ledge, -1.0);
+    double sb = ledge_end(&x, e, t, in, ly, cos_ledge, +1.0);
+    s->ledge_a = v3_mad(e, t, sa);
+    s->ledge_b = v3_mad(e, t, sb);
+    double u = v3_dot(v3_sub(feet, e), t);
+    double lo = sa + q->grab_margin, hi = sb - q->grab_margin;
+    u = lo <= hi ? clampd(u, lo, hi) : 0.5 * (sa + sb); /* shorter than two margins: its middle */
+    s->grab = v3_mad(e, t, u);
+    s->ledge = true;
+    if (draw) {
+        gait__draw_line(draw, s->ledge_a, s->ledge_b, GAIT__COL_LEDGE);
+        gait__draw_point(draw, s->grab, 0.08, GAIT__COL_GRAB);
+    }
+
+    /* 4. depth by a reverse trace: from 2 m beyond the face back to it. No hit means the trace
+     * began inside the obstacle (gait's rays from inside meet nothing before the front face,
+     * which the trace stops short of): thicker than 2 m. The depth is measured from the front
+     * edge to the hit — two different points. */
+    gait_vec3 b0 = v3_mad(s->grab, in, DEPTH_TRACE);
+    b0.y = ly - 0.05;
+    if (ray(&x, b0, v3_scale(in, -(DEPTH_TRACE - 0.01)), &hit)) {
+        s->depth = v3_dot(v3_sub(hit.point, s->grab), in);
+    } else {
+        s->thick = true;
+        s->depth = DEPTH_TRACE;
+    }
+
+    /* 5. room in two legs, the way a mantle moves: straight up beside the face, then forward
+     * over the ledge (a diagonal would clip the top corner and fail at point blank) */
+    gait_vec3 a = v3_mad(s->grab, in, -(r + SKIN));
+    a.y = feet.y + LIFT_EXTRA;
+    double rise = ly + CLEAR - a.y;
+    if (rise > 0 && csweep(&x, a, v3(0, rise, 0), &hit)) return fail(s, "no room above");
+    a.y = ly + CLEAR;
+    double over = r + SKIN + (s->thick ? r + 0.1 : s->depth + r + BACK_READ);
+    if (csweep(&x, a, v3_scale(in, over), &hit)) return fail(s, "no room over the ledge");
+    s->room = true;
+
+    /* 6. the floor behind: the body's capsule swept down behind the back face (where the room
+     * check's second leg ended), so the landing is a place the body fits. Its height is read
+     * from the contact point (the point's y less the feet's — never a normal's component). */
+    if (!s->thick) {
+        s->back_floor_distance = s->depth + r + BACK_READ;
+        gait_vec3 fb = v3_mad(s->grab, in, s->back_floor_distance);
+        fb.y = ly + CLEAR;
+        double reach_down = fb.y - (feet.y - q->max_drop);
+        if (csweep(&x, fb, v3(0, -reach_down, 0), &hit) && !hit.start_solid &&
+            hit.normal.y >= COS_FLOOR) {
+            s->back_floor = true;
+            s->back_floor_height = hit.point.y - feet.y;
+        }
+    }
+    s->ok = true;
+    set_reason(s, "ok");
+    return true;
+}
