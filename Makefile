@@ -9,6 +9,9 @@
 #   make bench      benchmark programs, side by side with the peers where they exist
 #   make run        the sandbox on the default world (headless demo when there is no display)
 #   make deps       install missing Debian packages (apt-get; sudo only when not root)
+#   make install    libgait.a, libgait.so, headers, gait.pc, the runner, the Lua files under
+#                   PREFIX (default /usr/local), staged under DESTDIR when set; make uninstall
+#   make examples   the examples/ programs, built against the installed tree (DESTDIR, PREFIX)
 #
 # Variables: BUILD (output dir), SAN=1 (sanitizers), WERROR=1 (warnings are errors; CI sets it),
 # OPT (optimisation flags).
@@ -58,13 +61,13 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
 -include runtime/sandbox/sandbox.mk
 
-.PHONY: all test asan bench run deps clean help unit fuzz valgrind
+.PHONY: all test asan bench run deps clean help unit fuzz valgrind install uninstall shared examples
 # keep intermediate objects: a second `make test` should not rebuild them
 .SECONDARY:
 all: $(LIB) $(if $(CLI_SRC),$(CLI)) $(SANDBOX_TARGET)
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,18p' Makefile
 
 $(BUILD)/obj/lib/%.o: runtime/src/%.c
 	@mkdir -p $(dir $@)
@@ -148,6 +151,84 @@ run: all
 
 deps:
 	@sh scripts/deps.sh
+
+# ---- install: the library as an engine takes it ---------------------------------------------
+# The version lives in one place, gait.h (GAIT_VERSION_MAJOR/MINOR/PATCH); the soname, gait.pc,
+# `gait --version` and gait.version in Lua all read it from there. While the major version is 0
+# every minor release may break the ABI, so the soname carries MAJOR.MINOR (libgait.so.0.1);
+# from 1.0 on, MAJOR alone.
+version_part = $(shell sed -n 's/^\#define GAIT_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' runtime/include/gait/gait.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION_MINOR := $(call version_part,MINOR)
+VERSION_PATCH := $(call version_part,PATCH)
+VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+SOVERSION     := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
+SONAME        := libgait.so.$(SOVERSION)
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share/gait
+PCDIR      ?= $(LIBDIR)/pkgconfig
+
+# The shared library is built from its own position-independent objects, so the static library
+# and the runner keep their non-PIC code (and the benchmarks their figures). Only the public
+# gait_* names are exported (runtime/gait.map); the library's internal gait__* stay inside.
+PIC_OBJ := $(patsubst runtime/src/%.c,$(BUILD)/obj/pic/%.o,$(LIB_SRC))
+SHLIB   := $(BUILD)/libgait.so.$(VERSION)
+$(BUILD)/obj/pic/%.o: runtime/src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -MMD -MP -c $< -o $@
+$(SHLIB): $(PIC_OBJ) runtime/gait.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,runtime/gait.map -Wl,-z,defs \
+	    $(PIC_OBJ) $(LDLIBS_ALL) -o $@
+shared: $(SHLIB)
+
+# gait.pc names the install's own paths: made anew at each install (PREFIX may differ).
+$(BUILD)/gait.pc: runtime/gait.pc.in runtime/include/gait/gait.h FORCE
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|; s|@VERSION@|$(VERSION)|' $< >$@
+.PHONY: FORCE
+FORCE:
+
+HEADERS   := $(wildcard runtime/include/gait/*.h)
+LUA_FILES := $(shell find lua -name '*.lua' 2>/dev/null | sort)
+SHIP_SCRIPTS := $(wildcard scripts/tuning/*.lua scripts/kits/*.lua scripts/worlds/*.lua scripts/worlds/*.png \
+                             scripts/demo.lua scripts/controls.lua)
+
+install: $(LIB) $(SHLIB) $(CLI) $(BUILD)/gait.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(INCLUDEDIR)/gait
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libgait.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libgait.so.$(VERSION)
+	ln -sf libgait.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libgait.so
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/gait/
+	install -m 644 $(BUILD)/gait.pc $(DESTDIR)$(PCDIR)/gait.pc
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/gait
+	for f in $(LUA_FILES) $(SHIP_SCRIPTS); do \
+	    install -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
+	@echo "install: gait $(VERSION) under $(DESTDIR)$(PREFIX) (soname $(SONAME))"
+
+# Removes exactly what install put there, then the folders it made when they are left empty.
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libgait.a $(DESTDIR)$(LIBDIR)/libgait.so.$(VERSION) \
+	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libgait.so $(DESTDIR)$(PCDIR)/gait.pc \
+	      $(DESTDIR)$(BINDIR)/gait
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/gait/,$(notdir $(HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(LUA_FILES) $(SHIP_SCRIPTS))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/gait 2>/dev/null
+	-cd $(DESTDIR)$(DATADIR) 2>/dev/null && find . -depth -type d -empty -delete 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+	@echo "uninstall: gait $(VERSION) removed from $(DESTDIR)$(PREFIX)"
+
+# The examples, built as any engine would build them: against the installed headers and library,
+# through `pkg-config --cflags --libs gait` (PKG_CONFIG_SYSROOT_DIR points into DESTDIR).
+EXAMPLES_SRC := $(wildcard examples/*.c)
+EXAMPLES_OUT ?= $(BUILD)/examples
+examples:
+	@BUILD=$(BUILD) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) OUT=$(EXAMPLES_OUT) sh examples/build.sh
 
 clean:
 	rm -rf build

@@ -39,7 +39,9 @@ int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
         }
         return set_root(out, cap, env);
     }
-    /* next to the executable, then up to three levels above it (build/gait, build/asan/gait) */
+    /* next to the executable, then up to three levels above it (build/gait, build/asan/gait);
+     * at each level also <dir>/share/gait, where `make install` puts lua/ and scripts/
+     * (PREFIX/bin/gait finds PREFIX/share/gait) */
     char exe[4096];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len > 0) {
@@ -47,6 +49,9 @@ int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
         char *dir = dirname(exe);
         for (int up = 0; up < 4; up++) {
             if (is_root(dir)) return set_root(out, cap, dir);
+            char share[4096];
+            int n = snprintf(share, sizeof share, "%s/share/gait", dir);
+            if (n > 0 && n < (int)sizeof share && is_root(share)) return set_root(out, cap, share);
             if (strcmp(dir, "/") == 0) break;
             dir = dirname(dir);
         }
