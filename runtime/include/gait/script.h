@@ -9,7 +9,7 @@
  *
  * A frame, as a host drives it with scripts:
  *     gait_character_set_input(world, id, &input);  // presses held until a step reads them
- *     gait_script_poll(script);                     // at most once a frame: hot reload
+ *     gait_script_poll(script, NULL);               // at most once a frame: hot reload
  *     gait_script_frame(script, frame_seconds, &n); // kits read the held presses, then the steps
  *
  * Kits and gate hooks run with the JIT off for their own functions and under an instruction
