@@ -57,3 +57,62 @@ float sb_hud_text(sb_renderer *r, float x, float y, float scale, const char *tex
     }
     return width;
 }
+
+/* Text as a banner shows it: tabs expanded to the next multiple of 4 columns, "→" (UTF-8) as
+ * "->", other bytes stb_easy_font has no glyph for as '?', and lines wrapped at spaces (or hard,
+ * for a word longer than the line) to fit max_width pixels. Writes at most max_lines lines; the
+ * last one ends in "..." when the text goes on. Returns the number of lines written. */
+int sb_hud_wrap(const char *text, float scale, float max_width, int max_lines, char *out, size_t cap) {
+    char flat[4096];
+    size_t n = 0;
+    int col = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 8 < sizeof flat; p++) {
+        if (*p == '\t') {
+            do flat[n++] = ' ', col++; while (col % 4 && n + 1 < sizeof flat);
+        } else if (p[0] == 0xE2 && p[1] == 0x86 && p[2] == 0x92) {   /* U+2192 */
+            flat[n++] = '-', flat[n++] = '>', col += 2, p += 2;
+        } else if (*p == '\n') {
+            flat[n++] = '\n', col = 0;
+        } else if (*p >= 0x80) {
+            flat[n++] = '?', col++;
+            while ((p[1] & 0xC0) == 0x80) p++;                          /* one '?' per character */
+        } else if (*p >= 32 || *p == '\n') {
+            flat[n++] = (char)*p, col++;
+        }
+    }
+    flat[n] = '\0';
+    size_t o = 0;
+    int lines = 0;
+    const char *p = flat;
+    bool more = false;
+    while (*p || p == flat) {
+        if (lines == max_lines) { more = *p != '\0'; break; }
+        /* the longest prefix of this line that fits, cut at its last space when there is one */
+        size_t len = strcspn(p, "\n"), take = len;
+        char buf[4096];
+        while (take > 0) {
+            memcpy(buf, p, take);
+            buf[take] = '\0';
+            if ((float)stb_easy_font_width(buf) * scale <= max_width) break;
+            take--;
+        }
+        if (take < len && take > 0) {
+            size_t sp = take;
+            while (sp > 0 && p[sp] != ' ') sp--;
+            if (sp > 0) take = sp;
+        }
+        if (take == 0 && len > 0) take = 1;
+        if (o + take + 2 >= cap) break;
+        if (lines) out[o++] = '\n';
+        memcpy(out + o, p, take);
+        o += take;
+        lines++;
+        p += take;
+        while (*p == ' ') p++;
+        if (*p == '\n') p++;
+        else if (!*p) break;
+    }
+    if (more && o > 3) memcpy(out + o - 3, "...", 3);
+    out[o < cap ? o : cap - 1] = '\0';
+    return lines;
+}

@@ -48,7 +48,9 @@ typedef struct sb_options {
     bool place;                  /* --place: start there instead of the world's spawn */
     gait_vec3 place_at;
     double place_yaw;
-    double render_scale;         /* fraction of the window's resolution the scene is drawn at */
+    double render_scale;         /* fraction of the window's resolution the scene is drawn at;
+                                    0: picks itself from the frame time (see render_scale_auto) */
+    bool render_scale_given;
     int width, height;
     bool hud;
     bool world_given;            /* --world or WORLD.lua (a replay's own world otherwise) */
@@ -72,12 +74,16 @@ typedef struct sb_app {
 #ifdef GAIT_SANDBOX_SCRIPT
     gait_script *script;
     unsigned script_errors_seen;
+    sb_tuning *tuning;                /* the numbers in force, for reload reports and the panel */
 #endif
     sb_view view;
     int party;
     bool debug, help;
     char error[SB_ERROR_MAX];         /* the last script or world error, shown on the HUD */
     double error_time;
+    bool error_is_world;              /* the banner is the world file's (else a script's) */
+    char notice[SB_ERROR_MAX];        /* the last successful reload and what it changed */
+    double notice_time;
     /* statistics over the current status interval */
     double stat_start, stat_work, stat_runtime, stat_cpu;
     int stat_frames;
@@ -87,6 +93,7 @@ typedef struct sb_app {
     double t0;
     char shot_dir[SB_PATH_MAX];
     int shot_count;
+    bool shot_failed;                 /* a --screenshot could not be written */
     gait_replay_recorder *rec;        /* --record */
     gait_replay_player *play;         /* --replay */
     char kit_used[64];                /* the kit the player got (for the replay header) */
@@ -122,6 +129,34 @@ static void usage(FILE *f) {
             "                        'replay_done hash=... frames=...' at the end\n");
 }
 
+/* A whole number (or a finite number) and nothing else: "--frames abc" or "--fps 6O" is an
+ * error naming the flag, not a silent 0 (which for --frames would mean "run forever"). */
+static bool arg_long(const char *flag, const char *val, long lo, long *out) {
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(val, &end, 10);
+    if (errno || end == val || *end || v < lo) {
+        fprintf(stderr, "gait-sandbox: %s wants a whole number >= %ld, not '%s'\n", flag, lo, val);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool arg_double(const char *flag, const char *val, double lo, double hi, bool lo_open,
+                       double *out) {
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (errno || end == val || *end || !isfinite(v) || v < lo || v > hi || (lo_open && v == lo)) {
+        fprintf(stderr, "gait-sandbox: %s wants a number in %s%g, %g], not '%s'\n", flag,
+                lo_open ? "(" : "[", lo, hi, val);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 static bool parse_args(int argc, char **argv, sb_options *o) {
     memset(o, 0, sizeof *o);
     o->fps = 60;
@@ -135,30 +170,36 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); exit(0); }
         else if (strcmp(a, "--world") == 0) { NEED_VALUE(); snprintf(o->world, sizeof o->world, "%s", val); }
         else if (strcmp(a, "--root") == 0) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", val); }
-        else if (strcmp(a, "--frames") == 0) { NEED_VALUE(); o->frames = atol(val); }
+        else if (strcmp(a, "--frames") == 0) { NEED_VALUE(); if (!arg_long(a, val, 1, &o->frames)) return false; }
         else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); snprintf(o->screenshot, sizeof o->screenshot, "%s", val); }
-        else if (strcmp(a, "--shot-frame") == 0) { NEED_VALUE(); o->shot_frame = atol(val); }
+        else if (strcmp(a, "--shot-frame") == 0) { NEED_VALUE(); if (!arg_long(a, val, 1, &o->shot_frame)) return false; }
         else if (strcmp(a, "--input") == 0) { NEED_VALUE(); snprintf(o->input, sizeof o->input, "%s", val); }
-        else if (strcmp(a, "--fps") == 0) { NEED_VALUE(); o->fps = atof(val); }
-        else if (strcmp(a, "--status-interval") == 0) { NEED_VALUE(); o->status_interval = atof(val); }
+        else if (strcmp(a, "--fps") == 0) { NEED_VALUE(); if (!arg_double(a, val, 0, 1000, false, &o->fps)) return false; }
+        else if (strcmp(a, "--status-interval") == 0) {
+            NEED_VALUE();
+            if (!arg_double(a, val, 0, 3600, true, &o->status_interval)) return false;
+        }
         else if (strcmp(a, "--render-scale") == 0) {
             NEED_VALUE();
-            o->render_scale = atof(val);
-            if (!(o->render_scale > 0.09 && o->render_scale <= 1.0)) {
-                fprintf(stderr, "gait-sandbox: --render-scale wants a number in [0.1, 1]\n");
-                return false;
-            }
+            if (strcmp(val, "auto") == 0) o->render_scale = 0;   /* picks itself (the default) */
+            else if (!arg_double(a, val, 0.1, 1.0, false, &o->render_scale)) return false;
+            o->render_scale_given = true;
         }
         else if (strcmp(a, "--place") == 0) {
             NEED_VALUE();
-            int n = sscanf(val, "%lf,%lf,%lf,%lf", &o->place_at.x, &o->place_at.y, &o->place_at.z, &o->place_yaw);
-            if (n < 3) { fprintf(stderr, "gait-sandbox: --place wants X,Y,Z[,YAW]\n"); return false; }
+            char tail = 0;
+            int n = sscanf(val, "%lf,%lf,%lf,%lf%c", &o->place_at.x, &o->place_at.y, &o->place_at.z,
+                           &o->place_yaw, &tail);
+            if (n == 3) n = sscanf(val, "%lf,%lf,%lf%c", &o->place_at.x, &o->place_at.y, &o->place_at.z, &tail);
+            if ((n != 3 && n != 4) || !isfinite(o->place_at.x + o->place_at.y + o->place_at.z + o->place_yaw)) { fprintf(stderr, "gait-sandbox: --place wants X,Y,Z[,YAW]\n"); return false; }
             o->place = true;
         }
         else if (strcmp(a, "--kit") == 0) { NEED_VALUE(); snprintf(o->kit, sizeof o->kit, "%s", val); }
         else if (strcmp(a, "--size") == 0) {
             NEED_VALUE();
-            if (sscanf(val, "%dx%d", &o->width, &o->height) != 2 || o->width < 64 || o->height < 64) {
+            char tail = 0;
+            if (sscanf(val, "%dx%d%c", &o->width, &o->height, &tail) != 2 || o->width < 64 ||
+                o->height < 64 || o->width > 16384 || o->height > 16384) {
                 fprintf(stderr, "gait-sandbox: --size wants WxH, e.g. 1280x720\n");
                 return false;
             }
@@ -170,10 +211,6 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
         else snprintf(o->world, sizeof o->world, "%s", a);
         if (strcmp(a, "--world") == 0 || a[0] != '-') o->world_given = true;
 #undef NEED_VALUE
-    }
-    if (o->frames < 0 || o->shot_frame < 0 || !(o->fps >= 0) || !(o->status_interval > 0)) {
-        fprintf(stderr, "gait-sandbox: --frames, --shot-frame, --fps must be >= 0 and --status-interval > 0\n");
-        return false;
     }
     if (o->record[0] && o->replay[0]) {
         fprintf(stderr, "gait-sandbox: --record and --replay cannot be used together\n");
@@ -233,6 +270,7 @@ static void sleep_s(double s) {
 
 static void set_error(sb_app *app, const char *kind, const char *msg) {
     snprintf(app->error, sizeof app->error, "%s", msg);
+    app->error_is_world = strcmp(kind, "world_error") == 0;
     app->error_time = now_s();
     /* One line on stdout (the first line of the message: file:line: what). */
     const char *nl = strchr(msg, '\n');
@@ -328,6 +366,40 @@ static void script_start(sb_app *app) {
         return;
     }
     script_load(app);
+    char err[SB_ERROR_MAX];
+    app->tuning = sb_tuning_open(app->script, app->opt.root, err, sizeof err);
+    if (!app->tuning) fprintf(stderr, "gait-sandbox: no tuning panel or reload report: %s\n", err);
+    else sb_tuning_remember(app->tuning);
+}
+
+/* Hot reload of saved tuning and kit files. A reload that worked says so, on screen and on
+ * stdout, with every number it changed ("reload_change locomotion.lua: medium_female.run_speed
+ * 5.6 → 7.0"), and clears the error banner and count; a failed one is reported by
+ * script_check with the file and line. */
+static void script_poll(sb_app *app) {
+    int reloaded = 0;
+    gait_status st = gait_script_poll(app->script, &reloaded);
+    if (st != GAIT_OK || reloaded == 0) return;
+    gait_character_info info;
+    gait_character_info_get(app->world, app->player, &info);
+    char changes[SB_ERROR_MAX] = "";
+    int n = app->tuning ? sb_tuning_changes(app->tuning, info.body_type, changes, sizeof changes) : 0;
+    if (n < 0) snprintf(changes, sizeof changes, "%s", sb_tuning_error(app->tuning)), n = 0;
+    double t = now_s() - app->t0;
+    printf("reload t=%.2f ok: %d file%s reloaded, %d number%s changed\n", t, reloaded,
+           reloaded == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    for (char *line = changes; *line;) {
+        char *nl = strchr(line, '\n');
+        printf("reload_change %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+        if (!nl) break;
+        line = nl + 1;
+    }
+    fflush(stdout);
+    snprintf(app->notice, sizeof app->notice, "reloaded: %s", n ? changes : "no tuning number changed");
+    app->notice_time = now_s();
+    if (!app->error_is_world) app->error[0] = '\0';
+    gait_script_clear_error(app->script);
+    app->script_errors_seen = 0;
 }
 
 /* Reports each new script error once. */
@@ -465,6 +537,19 @@ static const char *help_text =
     "gamepad: left stick moves (part push walks), right stick looks,\n"
     "         A jump, B / RT dash, X attack, Y drop, LB skill, RB burst";
 
+/* A message box across the window whose bottom is at `bottom` (pixels): wrapped to the width,
+ * tabs expanded, at most 6 lines (the console has it whole). Returns its top. */
+static float banner(sb_renderer *r, int w, float bottom, const char *text, float br, float bg,
+                    float bb, float cr, float cg, float cb) {
+    char shown[2048];
+    const float scale = 1.5f, line_h = 12.0f * scale;
+    int lines = sb_hud_wrap(text, scale, (float)w - 40, 6, shown, sizeof shown);
+    float height = (float)lines * line_h + 12, top = bottom - height;
+    sb_hud_rect(r, 8, top, (float)w - 16, height, br, bg, bb, 0.6f);
+    sb_hud_text(r, 16, top + 6, scale, shown, cr, cg, cb);
+    return top;
+}
+
 static void draw_hud(sb_app *app, const gait_character_info *info, double runtime_ms) {
     sb_renderer *r = app->renderer;
     int w = app->view.width, h = app->view.height;
@@ -515,9 +600,10 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     /* Performance, top right. */
     snprintf(buf, sizeof buf, "%.0f fps\nframe %.2f ms\ncpu %.2f ms\nruntime %.3f ms", app->fps,
              app->frame_ms, app->cpu_ms, runtime_ms);
-    sb_hud_rect(r, (float)w - 220, 8, 212, 92, 0, 0, 0, 0.35f);
+    /* 4 lines of 12 px glyph rows at scale 2, and the margins: the box holds its last line */
+    sb_hud_rect(r, (float)w - 220, 8, 212, 4 * 24 + 12, 0, 0, 0, 0.35f);
     sb_hud_text(r, (float)w - 212, 14, 2, buf, 0.8f, 1.0f, 0.8f);
-    sb_hud_text(r, (float)w - 212, 106, 1.5f, "H: help   F1: debug", 0.9f, 0.9f, 0.9f);
+    sb_hud_text(r, (float)w - 212, 4 * 24 + 26, 1.5f, "H: help   F1: debug", 0.9f, 0.9f, 0.9f);
 
     if (app->debug) {
         const gait_contact *c = &info->contact;
@@ -542,33 +628,32 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
         sb_hud_rect(r, (float)w * 0.5f - 390, 100, 780, 440, 0, 0, 0, 0.7f);
         sb_hud_text(r, (float)w * 0.5f - 376, 112, 2, help_text, 1, 1, 1);
     }
-    if (app->error[0]) {
-        /* The last script / world error with its file:line, a few lines of it. */
-        char shown[900];
-        snprintf(shown, sizeof shown, "%.899s", app->error);
-        int lines = 0;
-        for (char *p = shown; *p; p++)
-            if (*p == '\n' && ++lines == 5) { *p = '\0'; break; }
-        sb_hud_rect(r, 8, (float)h - 190, (float)w - 16, 84, 0.3f, 0, 0, 0.6f);
-        sb_hud_text(r, 16, (float)h - 184, 1.5f, shown, 1.0f, 0.45f, 0.4f);
-    }
+    /* The last script / world error with its file:line; above it, for a few seconds, the last
+     * successful reload and what it changed. */
+    float above = (float)h - 100;
+    if (app->error[0]) above = banner(r, w, above, app->error, 0.3f, 0, 0, 1.0f, 0.45f, 0.4f) - 8;
+    if (app->notice[0] && now_s() - app->notice_time < 6.0)
+        banner(r, w, above, app->notice, 0, 0.25f, 0.05f, 0.6f, 1.0f, 0.6f);
     sb_hud_end(r);
 }
 
 /* ---- the frame loop ----------------------------------------------------------------------- */
 
-static void take_screenshot(sb_app *app, const char *path) {
+/* F12 and a track's bare screenshot: gait-shot-NNN.png, numbered past the files already there
+ * (a new run never overwrites the last run's shots). Returns false when it could not be written. */
+static bool take_screenshot(sb_app *app, const char *path) {
     char auto_path[SB_PATH_MAX];
     if (!path || !path[0]) {
-        snprintf(auto_path, sizeof auto_path, "gait-shot-%03d.png", ++app->shot_count);
+        do snprintf(auto_path, sizeof auto_path, "gait-shot-%03d.png", ++app->shot_count);
+        while (file_exists(auto_path) && app->shot_count < 100000);
         path = auto_path;
     }
     char err[256];
-    if (sb_screenshot(path, app->view.width, app->view.height, err, sizeof err))
-        printf("screenshot t=%.2f %s\n", now_s() - app->t0, path);
-    else
-        fprintf(stderr, "gait-sandbox: %s\n", err);
+    bool ok = sb_screenshot(path, app->view.width, app->view.height, err, sizeof err);
+    if (ok) printf("screenshot t=%.2f %s\n", now_s() - app->t0, path);
+    else fprintf(stderr, "gait-sandbox: screenshot: %s\n", err);
     fflush(stdout);
+    return ok;
 }
 
 static int run(sb_app *app) {
@@ -602,7 +687,7 @@ static int run(sb_app *app) {
                 app->party = act.party;
         }
         if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
-            if (load_world(app, false)) app->error[0] = '\0';
+            if (load_world(app, false) && app->error_is_world) app->error[0] = '\0';
 #ifdef GAIT_SANDBOX_SCRIPT
             if (act.reload && app->script) script_load(app);   /* F5: the scripts too, now */
 #endif
@@ -624,7 +709,7 @@ static int run(sb_app *app) {
         }
 
 #ifdef GAIT_SANDBOX_SCRIPT
-        if (app->script) gait_script_poll(app->script, NULL);   /* hot reload: saved files */
+        if (app->script) script_poll(app);   /* hot reload: saved files */
 #endif
         /* The runtime's share of the frame: the kits (with the Lua layer), the fixed steps and
          * the camera's follow, all inside this call. */
@@ -696,8 +781,9 @@ static int run(sb_app *app) {
         if (act.screenshot) take_screenshot(app, act.screenshot_path);
         if (app->opt.screenshot[0] &&
             ((app->opt.shot_frame > 0 && app->frame == app->opt.shot_frame) ||
-             (app->opt.shot_frame == 0 && last_frame)))
-            take_screenshot(app, app->opt.screenshot);
+             (app->opt.shot_frame == 0 && last_frame)) &&
+            !take_screenshot(app, app->opt.screenshot))
+            app->shot_failed = true;   /* --screenshot asked for it: the run fails (exit 1) */
         glfwSwapBuffers(app->window);
 
         double end = now_s();
@@ -715,18 +801,18 @@ static int run(sb_app *app) {
             if (gait_character_anim(app->world, app->player, &anim) != GAIT_OK) anim.wanted = GAIT_ANIM_IDLE;
             printf("status t=%.2f pos=%.3f,%.3f,%.3f state=%s stamina=%.1f fps=%.1f frame_ms=%.2f "
                    "runtime_ms=%.3f cpu_ms=%.2f cam_yaw=%.4f yaw=%.4f speed=%.2f steps=%llu frame=%ld action=%s "
-                   "anim=%s errors=%u\n",
+                   "anim=%s errors=%u banner=%s\n",
                    end - app->t0, info.position.x, info.position.y, info.position.z,
                    gait_state_name(info.phase.state), info.stamina, app->fps, app->frame_ms,
                    app->runtime_ms, app->cpu_ms, info.camera_yaw, info.yaw, hypot(info.velocity.x, info.velocity.z),
                    (unsigned long long)info.steps, app->frame,
                    info.action_name[0] ? info.action_name : "-", gait_anim_state_name(anim.wanted),
 #ifdef GAIT_SANDBOX_SCRIPT
-                   app->script ? gait_script_error_count(app->script) : 0u
+                   app->script ? gait_script_error_count(app->script) : 0u,
 #else
-                   0u
+                   0u,
 #endif
-            );
+                   !app->error[0] ? "-" : app->error_is_world ? "world" : "script");
             fflush(stdout);
             app->stat_start = end;
             app->stat_frames = 0;
@@ -919,6 +1005,12 @@ static int sb_main(sb_app *app, int argc, char **argv) {
 #endif
     if (app->opt.record[0] && !record_start(app)) goto out;
     rc = run(app);
+    if (rc == 0 && app->shot_failed) rc = 1;
+    if (rc == 0 && app->opt.screenshot[0] && app->opt.shot_frame > app->frame) {
+        fprintf(stderr, "gait-sandbox: --shot-frame %ld: the run ended at frame %ld, no screenshot\n",
+                app->opt.shot_frame, app->frame);
+        rc = 1;
+    }
     if (rc == 0 && app->rec && !record_finish(app)) rc = 1;
     if (rc == 0 && app->play) {
         printf("replay_done hash=%016llx frames=%d\n",
@@ -928,6 +1020,7 @@ static int sb_main(sb_app *app, int argc, char **argv) {
     }
 out:
 #ifdef GAIT_SANDBOX_SCRIPT
+    sb_tuning_close(app->tuning);
     if (app->script) gait_script_destroy(app->script);
 #endif
     sb_scene_free(&app->scene, app->world);

@@ -186,6 +186,44 @@ void sb_hud_ring(sb_renderer *r, float cx, float cy, float r_in, float r_out, fl
 float sb_hud_text(sb_renderer *r, float x, float y, float scale, const char *text, float cr,
                   float cg, float cb);
 void sb_hud_end(sb_renderer *r);
+/* Wraps text for the HUD (tabs expanded, glyphs it lacks replaced) to max_width pixels at
+ * `scale`, at most max_lines lines into out; returns the line count. */
+int sb_hud_wrap(const char *text, float scale, float max_width, int max_lines, char *out, size_t cap);
+
+/* ---- the tuning in force (tuning.c + tuning.lua; with the Lua layer) ---------------------- */
+
+#ifdef GAIT_SANDBOX_SCRIPT
+typedef struct sb_tuning sb_tuning;
+
+/* One number a body moves by, as the panel shows it. */
+typedef struct sb_tuning_row {
+    char key[48];                /* "run_speed", "costs.dash" */
+    double value, min, max;      /* in force; the schema's allowed range */
+    char unit[24];
+    char file[SB_PATH_MAX];      /* the tuning file that holds (or would hold) it */
+    char block[32];              /* "provisional", "medium_female", "costs", "" (top level) */
+    char group[16];              /* "locomotion", "gates", "stamina" */
+    int line;                    /* of `key =` in that block, 0 when the block does not set it */
+    bool set;                    /* the block sets it itself (false: a built-in default) */
+    bool measured;               /* it comes from the body type's own (measured) entry */
+} sb_tuning_row;
+
+sb_tuning *sb_tuning_open(gait_script *script, const char *root, char *err, size_t cap);
+void sb_tuning_close(sb_tuning *t);
+const char *sb_tuning_error(const sb_tuning *t);
+/* Remembers the numbers in force now (what the next sb_tuning_changes compares against). */
+bool sb_tuning_remember(sb_tuning *t);
+/* What changed since the last remember, one line each ("locomotion.lua: medium_female.run_speed
+ * 5.6 → 7.0"; indented lines explain, e.g. which block wins for the current body); returns the
+ * number of changes (-1 on error) and remembers the new numbers. */
+int sb_tuning_changes(sb_tuning *t, gait_body_type current, char *out, size_t cap);
+/* The numbers in force for a body type; returns how many rows (-1 on error). */
+int sb_tuning_rows(sb_tuning *t, gait_body_type body, sb_tuning_row *rows, int cap);
+/* Applies one number to the world now (not to the file). */
+bool sb_tuning_apply(sb_tuning *t, gait_body_type body, const char *key, double value);
+/* Writes it into its file, keeping the rest of the text; *out_line gets its line. */
+bool sb_tuning_write(sb_tuning *t, const sb_tuning_row *row, double value, int *out_line);
+#endif
 
 /* ---- screenshots (shot.c) ---------------------------------------------------------------- */
 
