@@ -38,6 +38,7 @@
 typedef struct sb_options {
     char root[SB_PATH_MAX];
     char world[SB_PATH_MAX];
+    char level[SB_PATH_MAX];     /* --level: a level file (glTF, OBJ, FBX, ...) */
     char screenshot[SB_PATH_MAX];
     char input[SB_PATH_MAX];
     char kit[64];
@@ -109,6 +110,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: gait-sandbox [WORLD.lua] [options]\n"
             "  --world FILE          world file (default: <root>/scripts/worlds/default.lua)\n"
+            "  --level FILE          walk a level file: glTF/GLB, OBJ, FBX, PLY, ... (anything\n"
+            "                        assimp reads); alone, or added to --world's world\n"
             "  --root DIR            repo root holding shaders/ and scripts/ (default: found from\n"
             "                        the executable, then the current directory)\n"
             "  --frames N            quit after N frames\n"
@@ -170,6 +173,7 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); exit(0); }
         else if (strcmp(a, "--world") == 0) { NEED_VALUE(); snprintf(o->world, sizeof o->world, "%s", val); }
         else if (strcmp(a, "--root") == 0) { NEED_VALUE(); snprintf(o->root, sizeof o->root, "%s", val); }
+        else if (strcmp(a, "--level") == 0) { NEED_VALUE(); snprintf(o->level, sizeof o->level, "%s", val); }
         else if (strcmp(a, "--frames") == 0) { NEED_VALUE(); if (!arg_long(a, val, 1, &o->frames)) return false; }
         else if (strcmp(a, "--screenshot") == 0) { NEED_VALUE(); snprintf(o->screenshot, sizeof o->screenshot, "%s", val); }
         else if (strcmp(a, "--shot-frame") == 0) { NEED_VALUE(); if (!arg_long(a, val, 1, &o->shot_frame)) return false; }
@@ -306,11 +310,18 @@ static void camera_view(sb_app *app) {
 
 static bool load_world(sb_app *app, bool first) {
     char err[SB_ERROR_MAX];
-    if (!sb_scene_load(&app->scene, app->world, app->opt.world, err, sizeof err)) {
+    if (!sb_scene_load(&app->scene, app->world, app->opt.world, app->opt.level, err, sizeof err)) {
         set_error(app, "world_error", err);
         return false;
     }
     if (err[0]) set_error(app, "world_error", err);   /* loaded, but a landmark was refused */
+    if (first && app->scene.spawn_from_level && !app->opt.place) {
+        /* A start found in the level: placed there like --place, so a recording says where
+         * (its `place` meta) and `gait replay` starts the body at the same spot. */
+        app->opt.place = true;
+        app->opt.place_at = app->scene.spawn;
+        app->opt.place_yaw = app->scene.spawn_yaw;
+    }
     if (first) {
         gait_character_def cd = gait_default_character_def();
         cd.position = app->scene.spawn;
@@ -332,6 +343,13 @@ static bool load_world(sb_app *app, bool first) {
     printf("world t=%.2f %s: %d landmarks, %d water regions, terrain %dx%d\n", now_s() - app->t0,
            app->scene.name, app->scene.landmark_count, app->scene.water_count, app->scene.samples_x,
            app->scene.samples_z);
+    if (app->scene.level[0])
+        printf("level t=%.2f %s: %d meshes, %d triangles, box %.2f,%.2f,%.2f .. %.2f,%.2f,%.2f; "
+               "start %.2f,%.2f,%.2f (%s)\n", now_s() - app->t0, app->scene.level,
+               app->scene.level_count, app->scene.level_triangles, app->scene.level_min.x,
+               app->scene.level_min.y, app->scene.level_min.z, app->scene.level_max.x,
+               app->scene.level_max.y, app->scene.level_max.z, app->scene.spawn.x,
+               app->scene.spawn.y, app->scene.spawn.z, app->scene.spawn_source);
     fflush(stdout);
     return true;
 }
@@ -770,6 +788,8 @@ static int run(sb_app *app) {
         }
 
         sb_renderer_sync_scene(app->renderer, &app->scene, gait_world_collider_const(app->world));
+        /* The debug view shows the level's own triangles. */
+        sb_renderer_set_wireframe(app->renderer, app->scene.level_first, app->debug ? app->scene.level_count : 0);
         sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
 
@@ -917,8 +937,14 @@ static int sb_main(sb_app *app, int argc, char **argv) {
         }
         fclose(probe);
     }
-    if (!app->opt.world[0])
+    /* --level alone: an empty world holding just the level. */
+    if (!app->opt.world[0] && !app->opt.level[0])
         sb_path_join(app->opt.world, sizeof app->opt.world, app->opt.root, "scripts/worlds/default.lua");
+    if (app->opt.record[0] && app->opt.level[0]) {
+        fprintf(stderr, "gait-sandbox: --record with --level: a replay names a world file; put "
+                        "level = \"%s\" in one and pass that instead\n", app->opt.level);
+        return 2;
+    }
 
     const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if ((!display || !display[0]) && (!wayland || !wayland[0])) {
@@ -944,8 +970,9 @@ static int sb_main(sb_app *app, int argc, char **argv) {
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     sb_controls_init(&app->controls);
     char title[128];
-    const char *base = strrchr(app->opt.world, '/');
-    snprintf(title, sizeof title, "gait sandbox - %.100s", base ? base + 1 : app->opt.world);
+    const char *shown = app->opt.world[0] ? app->opt.world : app->opt.level;
+    const char *base = strrchr(shown, '/');
+    snprintf(title, sizeof title, "gait sandbox - %.100s", base ? base + 1 : shown);
     app->window = glfwCreateWindow(app->opt.width, app->opt.height, title, NULL, NULL);
     if (!app->window) {
         fprintf(stderr, "gait-sandbox: could not open a %dx%d OpenGL 3.3 core window\n",

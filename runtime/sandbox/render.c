@@ -69,6 +69,7 @@ struct sb_renderer {
     mat4 last_view_proj;         /* of the last frame, relative to its eye (for labels) */
     gait_vec3 last_eye;
     float render_scale;
+    int wire_first, wire_count;  /* landmarks drawn again as wireframe (the debug view's level) */
     GLuint fbo, fbo_color, fbo_depth;
     int fbo_w, fbo_h;
 };
@@ -666,6 +667,10 @@ bool sb_renderer_project(const sb_renderer *r, gait_vec3 p, int width, int heigh
     return true;
 }
 
+void sb_renderer_set_wireframe(sb_renderer *r, int first, int count) {
+    r->wire_first = first, r->wire_count = count;
+}
+
 void sb_renderer_set_scale(sb_renderer *r, float scale) {
     r->render_scale = scale < 0.1f ? 0.1f : scale > 1.0f ? 1.0f : scale;
 }
@@ -758,6 +763,18 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     }
     for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
     draw_terrain(r, vp, eye);
+    if (r->wire_count > 0) {
+        /* Every triangle's edges, dark, pulled towards the eye so they win the depth test. */
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+        glEnable(GL_POLYGON_OFFSET_LINE);
+        glPolygonOffset(-1.0f, -1.0f);
+        glUniform4f(r->ul.tint, 0.15f, 0.15f, 0.15f, 1);
+        for (int i = r->wire_first; i < r->wire_first + r->wire_count && i < r->landmark_count; i++)
+            draw_mesh(&r->ul, &r->landmarks[i], eye);
+        glUniform4f(r->ul.tint, 1, 1, 1, 1);
+        glDisable(GL_POLYGON_OFFSET_LINE);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    }
 
     /* Sky. */
     /* After the opaque world, at the far plane: only the pixels nothing covered are shaded

@@ -28,7 +28,7 @@
 #endif
 
 #define SB_PATH_MAX 1024
-#define SB_MAX_LANDMARKS 512
+#define SB_MAX_LANDMARKS 2048      /* world-file landmarks and a level's meshes together */
 #define SB_MAX_WATER 32
 #define SB_ERROR_MAX 2048
 
@@ -69,13 +69,25 @@ typedef struct sb_scene {
     int generation;              /* bumped on each successful (re)load: the renderer re-uploads */
     long long mtime_ns;          /* of the world file when last read, loaded or not (hot reload:
                                     a broken file is reported once, not every poll) */
+    /* A level file (--level, or `level = "file"` in the world file) read through the host-side
+     * importer (runtime/cli/level.h: assimp: glTF/GLB, OBJ, FBX, PLY, ...). */
+    char level[SB_PATH_MAX];     /* the level file loaded, "" none */
+    long long level_mtime_ns;
+    int level_first, level_count;/* its meshes: landmarks[level_first .. + level_count) */
+    int level_triangles;
+    gait_vec3 level_min, level_max;
+    bool spawn_from_level;       /* the spawn came from the level (its start node or centre) */
+    char spawn_source[96];       /* how the spawn was chosen, for the console */
 } sb_scene;
 
-/* Reads the world file and builds it into the world's collider. On failure nothing changes and
- * err holds "file:line: message". A reload replaces the landmarks, water and terrain. */
-bool sb_scene_load(sb_scene *scene, gait_world *world, const char *path, char *err, size_t cap);
+/* Reads the world file (path "" for none: an empty world) and the level (level_path, or the
+ * world file's `level` key when ""), and builds them into the world's collider. On failure
+ * nothing changes and err holds "file:line: message". A reload replaces the landmarks, water,
+ * terrain and level. */
+bool sb_scene_load(sb_scene *scene, gait_world *world, const char *path, const char *level_path,
+                   char *err, size_t cap);
 void sb_scene_free(sb_scene *scene, gait_world *world);
-/* True when the world file changed on disk since it was loaded. */
+/* True when the world file or the level file changed on disk since it was loaded. */
 bool sb_scene_changed(const sb_scene *scene);
 
 /* ---- controls (controls.c) --------------------------------------------------------------- */
@@ -165,6 +177,8 @@ typedef struct sb_character_draw {
  * the HUD stays at full resolution. */
 void sb_renderer_set_scale(sb_renderer *r, float scale);
 float sb_renderer_scale(const sb_renderer *r);
+/* Landmarks [first, first + count) are drawn again as dark wireframe (count 0: none). */
+void sb_renderer_set_wireframe(sb_renderer *r, int first, int count);
 /* Draws sky, terrain, landmarks, the character, water and the debug lines (may be NULL). */
 void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view,
                       const sb_character_draw *ch, const sb_line_vertex *lines, int line_count,

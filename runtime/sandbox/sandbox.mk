@@ -38,9 +38,14 @@ $(shell mkdir -p $(BUILD)/obj/sandbox && (echo '$(SANDBOX_DEFS)' | cmp -s - $(SA
         echo '$(SANDBOX_DEFS)' > $(SANDBOX_STAMP)))
 
 SANDBOX_CFLAGS := $(CFLAGS_HOST) -I$(SANDBOX_GLAD)/include $(shell pkg-config --cflags glfw3) \
-                  $(SANDBOX_DEFS)
+                  -Iruntime/cli $(SANDBOX_DEFS)
 # glad's loader is plain generated C: same flags, no project include paths needed.
-SANDBOX_LIBS   := $(shell pkg-config --libs glfw3) $(LDLIBS_ALL) -ldl -lm
+SANDBOX_LIBS   := $(shell pkg-config --libs glfw3) $(CLI_LIBS) $(LDLIBS_ALL) -ldl -lm
+# Levels (--level, `level =` in world files) go through the runners' host-side importer
+# (runtime/cli/level.c, assimp). Its landmarks are copied for drawing as they are added:
+# scene.c wraps gait_collider_add_landmark.
+SANDBOX_LEVEL_O := $(BUILD)/obj/cli/level.o
+SANDBOX_LDFLAGS := -Wl,--wrap=gait_collider_add_landmark
 
 $(SANDBOX_GLAD_H):
 	@rm -rf $(SANDBOX_GLAD)
@@ -54,8 +59,8 @@ $(SANDBOX_GLAD_O): $(SANDBOX_GLAD)/src/gl.c | $(BUILD)/obj/sandbox
 $(BUILD)/obj/sandbox/%.o: runtime/sandbox/%.c $(SANDBOX_GLAD_H) $(SANDBOX_STAMP) | $(BUILD)/obj/sandbox
 	$(CC) $(SANDBOX_CFLAGS) -MMD -MP -c $< -o $@
 
-$(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(LIB)
-	$(CC) $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(LIB) $(SANDBOX_LIBS) -o $@
+$(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB)
+	$(CC) $(SANDBOX_LDFLAGS) $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB) $(SANDBOX_LIBS) -o $@
 
 $(BUILD)/obj/sandbox:
 	@mkdir -p $@

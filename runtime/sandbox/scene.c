@@ -16,6 +16,8 @@
 
 #include <stb_image.h>   /* stbi_info only: the implementation is compiled into libgait.a */
 
+#include "level.h"       /* the host-side level importer (runtime/cli/level.c) */
+
 /* One landmark as read from the file, before it is built. */
 typedef struct pending_landmark {
     char name[32];
@@ -31,6 +33,10 @@ typedef struct pending_landmark {
 typedef struct pending_world {
     char name[64];
     char heightmap[SB_PATH_MAX];
+    char level[SB_PATH_MAX];     /* `level = "file"` (relative to the world file), "" none */
+    double level_scale;          /* `level_scale`, default 1 */
+    char level_up;               /* `level_up = "y" | "z"`, default 'y' */
+    bool has_spawn;
     double cell_size, height_scale;
     gait_vec3 origin, spawn;
     double spawn_yaw, sea_level;
@@ -216,6 +222,32 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
     snprintf(p->name, sizeof p->name, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "world");
     lua_pop(L, 1);
 
+    lua_getfield(L, w, "level");
+    p->level[0] = '\0';
+    if (lua_isstring(L, -1)) sb_path_join(p->level, sizeof p->level, dir, lua_tostring(L, -1));
+    else if (!lua_isnil(L, -1)) {
+        snprintf(err, cap, "%s: level: expected a file name (glTF, OBJ, FBX, ...), got %s", path,
+                 luaL_typename(L, -1));
+        goto done;
+    }
+    lua_pop(L, 1);
+    if (!field_number(L, w, "level_scale", 1.0, &p->level_scale, "world", err, cap)) goto done;
+    if (!(p->level_scale > 0)) {
+        snprintf(err, cap, "%s: level_scale must be > 0 (0.01 for a file in centimetres)", path);
+        goto done;
+    }
+    lua_getfield(L, w, "level_up");
+    p->level_up = 'y';
+    if (!lua_isnil(L, -1)) {
+        const char *up = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+        if (strcmp(up, "y") != 0 && strcmp(up, "z") != 0) {
+            snprintf(err, cap, "%s: level_up: \"y\" or \"z\" (the file's up axis)", path);
+            goto done;
+        }
+        p->level_up = up[0];
+    }
+    lua_pop(L, 1);
+
     p->heightmap[0] = '\0';
     lua_getfield(L, w, "terrain");
     if (lua_istable(L, -1)) {
@@ -268,6 +300,7 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
     p->spawn = (gait_vec3){0, 0, 0};
     p->spawn_yaw = 0;
     lua_getfield(L, w, "spawn");
+    p->has_spawn = lua_istable(L, -1);
     if (lua_istable(L, -1)) {
         lua_getfield(L, -1, "position");
         if (!lua_isnil(L, -1) && !read_vec3(L, &p->spawn, "spawn.position", err, cap)) goto done;
@@ -314,7 +347,8 @@ static long long file_mtime_ns(const char *path) {
 }
 
 bool sb_scene_changed(const sb_scene *scene) {
-    return scene->path[0] && file_mtime_ns(scene->path) != scene->mtime_ns;
+    return (scene->path[0] && file_mtime_ns(scene->path) != scene->mtime_ns) ||
+           (scene->level[0] && file_mtime_ns(scene->level) != scene->level_mtime_ns);
 }
 
 /* Flat-shaded copy of an indexed mesh. */
@@ -340,8 +374,11 @@ static bool make_draw_mesh(sb_draw_mesh *dm, const pending_landmark *pl, gait_ve
             v->nx = n[0], v->ny = n[1], v->nz = n[2];
             if (pl->colors) {
                 v->r = pl->colors[3 * vi], v->g = pl->colors[3 * vi + 1], v->b = pl->colors[3 * vi + 2];
+            } else if (fabsf(n[1]) >= 0.64f) {
+                /* no colours given: walkable faces (within 50 deg of level) light, walls darker */
+                v->r = 0.80f, v->g = 0.77f, v->b = 0.68f;
             } else {
-                v->r = 0.7f, v->g = 0.7f, v->b = 0.7f;
+                v->r = 0.55f, v->g = 0.58f, v->b = 0.64f;
             }
         }
     }
@@ -360,19 +397,108 @@ static void clear_built(sb_scene *s, gait_world *world) {
     s->water_count = 0;
 }
 
-bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, size_t cap) {
+/* ---- levels through the host-side importer ------------------------------------------------
+ *
+ * gait_level_load (runtime/cli/level.h) adds a level file's meshes to the collider itself; the
+ * sandbox also needs their triangles to draw. It is linked with
+ * -Wl,--wrap=gait_collider_add_landmark (sandbox.mk): every landmark added while `capture.on`
+ * is copied here as it goes into the collider, so the drawn triangles are exactly the ones the
+ * body collides with. */
+static struct {
+    bool on;
+    pending_landmark *items;
+    gait_landmark_id *ids;
+    gait_vec3 *offsets;
+    int n, cap;
+    bool failed;                 /* out of memory while copying */
+} capture;
+
+gait_status __real_gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *d,
+                                              gait_landmark_id *out_id);
+gait_status __wrap_gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *d,
+                                              gait_landmark_id *out_id);
+
+gait_status __wrap_gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *d,
+                                              gait_landmark_id *out_id) {
+    gait_landmark_id id;
+    gait_status st = __real_gait_collider_add_landmark(c, d, &id);
+    if (out_id) *out_id = id;
+    if (st != GAIT_OK || !capture.on) return st;
+    if (capture.n == capture.cap) {
+        int cap = capture.cap ? capture.cap * 2 : 64;
+        pending_landmark *items = realloc(capture.items, sizeof *items * (size_t)cap);
+        if (items) capture.items = items;
+        gait_landmark_id *ids = realloc(capture.ids, sizeof *ids * (size_t)cap);
+        if (ids) capture.ids = ids;
+        gait_vec3 *offs = realloc(capture.offsets, sizeof *offs * (size_t)cap);
+        if (offs) capture.offsets = offs;
+        if (!items || !ids || !offs) { capture.failed = true; return st; }
+        capture.cap = cap;
+    }
+    pending_landmark *pl = &capture.items[capture.n];
+    memset(pl, 0, sizeof *pl);
+    snprintf(pl->name, sizeof pl->name, "%s", d->name ? d->name : "level");
+    pl->vertex_count = d->vertex_count;
+    pl->triangle_count = d->triangle_count;
+    pl->positions = malloc(sizeof(float) * 3 * (size_t)d->vertex_count);
+    pl->indices = malloc(sizeof(uint32_t) * 3 * (size_t)d->triangle_count);
+    if (!pl->positions || !pl->indices) {
+        free(pl->positions), free(pl->indices);
+        capture.failed = true;
+        return st;
+    }
+    memcpy(pl->positions, d->positions, sizeof(float) * 3 * (size_t)d->vertex_count);
+    for (int i = 0; i < 3 * d->triangle_count; i++) pl->indices[i] = d->indices ? d->indices[i] : (uint32_t)i;
+    capture.ids[capture.n] = id;
+    capture.offsets[capture.n] = d->offset;
+    capture.n++;
+    return st;
+}
+
+static void capture_clear(gait_collider *c_remove) {
+    for (int i = 0; i < capture.n; i++) {
+        if (c_remove) gait_collider_remove_landmark(c_remove, capture.ids[i]);
+        free(capture.items[i].positions), free(capture.items[i].indices);
+    }
+    capture.n = 0;
+    capture.failed = false;
+}
+
+/* A node (mesh) named like a player start: "spawn", "player_start", "PlayerStart", "start". */
+static bool spawn_like(const char *name) {
+    char low[64];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof low; i++) low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+    low[i] = '\0';
+    return strstr(low, "spawn") || strstr(low, "player_start") || strstr(low, "playerstart") ||
+           strncmp(low, "start", 5) == 0;
+}
+
+bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char *level_path,
+                   char *err, size_t cap) {
     err[0] = '\0';
     pending_world *p = calloc(1, sizeof *p);
     if (!p) { snprintf(err, cap, "out of memory"); return false; }
     char dir[SB_PATH_MAX];
-    sb_path_dir(dir, sizeof dir, path);
-    long long mtime = file_mtime_ns(path);
+    if (path[0]) sb_path_dir(dir, sizeof dir, path);
+    else snprintf(dir, sizeof dir, ".");
+    long long mtime = path[0] ? file_mtime_ns(path) : -1;
     if (strcmp(s->path, path) == 0) s->mtime_ns = mtime;   /* read once per change, good or bad */
-    if (!read_world(path, dir, p, err, cap)) {
+    p->level_scale = 1.0;
+    p->level_up = 'y';
+    p->sea_level = -INFINITY;
+    if (path[0] && !read_world(path, dir, p, err, cap)) {
         pending_free(p);
         free(p);
         return false;
     }
+    if (level_path && level_path[0]) snprintf(p->level, sizeof p->level, "%s", level_path);
+    const char *what = path[0] ? path : p->level;
+    if (!path[0]) {
+        const char *base = strrchr(p->level, '/');
+        snprintf(p->name, sizeof p->name, "%.63s", base ? base + 1 : p->level);
+    }
+    if (p->level[0]) s->level_mtime_ns = file_mtime_ns(p->level);
     int hx = 0, hz = 0, comp = 0;
     if (p->heightmap[0] && !stbi_info(p->heightmap, &hx, &hz, &comp)) {
         snprintf(err, cap, "%s: terrain.heightmap %s: not a readable PNG", path, p->heightmap);
@@ -381,14 +507,37 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, 
         return false;
     }
 
-    /* Build: terrain first (landmarks stand on it). */
     gait_collider *c = gait_world_collider(world);
+    /* The level first: gait_level_load adds nothing when it fails, so a broken level changes
+     * nothing (the last good world keeps running). */
+    if (p->level[0]) {
+        int room = SB_MAX_LANDMARKS - p->landmark_count;
+        gait_landmark_id *ids = malloc(sizeof *ids * (size_t)(room > 0 ? room : 1));
+        char lerr[1200];
+        capture_clear(NULL);
+        capture.on = true;
+        int n = ids && room > 0 ? gait_level_load(c, p->level, p->level_scale, p->level_up, ids, room, lerr, sizeof lerr)
+                                : (snprintf(lerr, sizeof lerr, "%.900s: no room for more landmarks", p->level), -1);
+        capture.on = false;
+        free(ids);
+        if (n < 0 || capture.failed || capture.n != n) {
+            if (n >= 0) snprintf(lerr, sizeof lerr, "%.900s: out of memory copying its meshes", p->level);
+            capture_clear(n >= 0 ? c : NULL);
+            snprintf(err, cap, "%s: level: %s", what, lerr);
+            pending_free(p);
+            free(p);
+            return false;
+        }
+    }
+
+    /* Terrain (landmarks stand on it). */
     if (p->heightmap[0]) {
         gait_status st = gait_collider_load_heightmap(c, p->heightmap, p->cell_size,
                                                       p->height_scale, p->origin);
         if (st != GAIT_OK) {
             snprintf(err, cap, "%s: terrain: %s (%s)", path, gait_status_string(st),
                      gait_collider_last_error(c));
+            capture_clear(c);
             pending_free(p);
             free(p);
             return false;
@@ -400,6 +549,7 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, 
     snprintf(s->path, sizeof s->path, "%s", path);
     snprintf(s->dir, sizeof s->dir, "%s", dir);
     snprintf(s->name, sizeof s->name, "%s", p->name);
+    snprintf(s->level, sizeof s->level, "%s", p->level);
     s->mtime_ns = mtime;
     s->has_terrain = p->heightmap[0] != '\0';
     s->samples_x = hx, s->samples_z = hz;
@@ -407,6 +557,8 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, 
     s->origin = p->origin;
     s->spawn = p->spawn;
     s->spawn_yaw = p->spawn_yaw;
+    s->spawn_from_level = false;
+    snprintf(s->spawn_source, sizeof s->spawn_source, "%s", p->has_spawn ? "the world file's spawn" : "the origin");
     s->sea_level = p->sea_level;
     gait_collider_set_sea_level(c, p->sea_level);
     for (int i = 0; i < p->water_count; i++) {
@@ -441,6 +593,46 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, char *err, 
         }
         s->landmarks[s->landmark_count++] = id;
     }
+
+    /* The level's meshes: drawn as they are in the collider. A mesh named like a player start
+     * marks where the body starts: on top of it (it stays in the collider, as every host that
+     * imports the file has it). */
+    s->level_first = s->landmark_count;
+    s->level_count = s->level_triangles = 0;
+    s->level_min = (gait_vec3){INFINITY, INFINITY, INFINITY};
+    s->level_max = (gait_vec3){-INFINITY, -INFINITY, -INFINITY};
+    bool start_found = false;
+    for (int i = 0; i < capture.n; i++) {
+        gait_landmark_info info;
+        if (gait_collider_landmark_info(c, capture.ids[i], &info) != GAIT_OK) continue;
+        if (spawn_like(capture.items[i].name) && !start_found && !p->has_spawn) {
+            s->spawn = (gait_vec3){(info.bounds_min.x + info.bounds_max.x) / 2, info.bounds_max.y,
+                                   (info.bounds_min.z + info.bounds_max.z) / 2};
+            s->spawn_yaw = 0;
+            s->spawn_from_level = start_found = true;
+            snprintf(s->spawn_source, sizeof s->spawn_source, "the level's start node %.60s", capture.items[i].name);
+        }
+        if (!make_draw_mesh(&s->meshes[s->landmark_count], &capture.items[i], capture.offsets[i])) {
+            gait_collider_remove_landmark(c, capture.ids[i]);
+            continue;
+        }
+        s->landmarks[s->landmark_count++] = capture.ids[i];
+        s->level_count++;
+        s->level_triangles += info.triangle_count;
+        s->level_min = (gait_vec3){fmin(s->level_min.x, info.bounds_min.x), fmin(s->level_min.y, info.bounds_min.y),
+                                   fmin(s->level_min.z, info.bounds_min.z)};
+        s->level_max = (gait_vec3){fmax(s->level_max.x, info.bounds_max.x), fmax(s->level_max.y, info.bounds_max.y),
+                                   fmax(s->level_max.z, info.bounds_max.z)};
+    }
+    capture_clear(NULL);
+    if (p->level[0] && !start_found && !p->has_spawn && s->level_count > 0) {
+        /* No start node: above the middle of the level's box; the body is stood on whatever
+         * is below when it is created or placed. */
+        s->spawn = (gait_vec3){(s->level_min.x + s->level_max.x) / 2, s->level_max.y + 1.0,
+                               (s->level_min.z + s->level_max.z) / 2};
+        s->spawn_from_level = true;
+        snprintf(s->spawn_source, sizeof s->spawn_source, "above the level's centre (no start node)");
+    }
     s->generation++;
     pending_free(p);
     free(p);
@@ -451,4 +643,7 @@ void sb_scene_free(sb_scene *s, gait_world *world) {
     if (world) clear_built(s, world);
     for (int i = 0; i < s->landmark_count; i++) free(s->meshes[i].verts);
     s->landmark_count = 0;
+    capture_clear(NULL);
+    free(capture.items), free(capture.ids), free(capture.offsets);
+    memset(&capture, 0, sizeof capture);
 }
