@@ -535,25 +535,33 @@ static void build_debug_lines(sb_app *app, const gait_character_info *info, cons
 
 /* ---- HUD ---------------------------------------------------------------------------------- */
 
-static const char *help_text =
-    "CONTROLS\n"
-    "W A S D        move (camera-relative)\n"
-    "mouse          look (Esc frees the cursor, click recaptures)\n"
-    "wheel          zoom\n"
-    "Space          jump / open-close glider / climb jump\n"
-    "Left Shift     dash, hold to sprint (also right mouse)\n"
-    "Left Control   walk switch\n"
-    "X              let go of a wall\n"
-    "left mouse     attack (plunge in the air)\n"
-    "E / Q          skill / burst\n"
-    "C              crouch switch\n"
-    "1 2 3 4        party member (body type)\n"
-    "F1             debug view\n"
-    "F5             reload the world now\n"
-    "F12            screenshot\n"
-    "H              this help\n"
-    "gamepad: left stick moves (part push walks), right stick looks,\n"
-    "         A jump, B / RT dash, X attack, Y drop, LB skill, RB burst";
+/* The help overlay, from the bindings in force (scripts/controls.lua). */
+static void help_text(const sb_app *app, char *out, size_t cap) {
+    static const struct { int action; const char *does; } rows[] = {
+        {SB_DO_JUMP, "jump / open-close glider / climb jump"}, {SB_DO_SPRINT, "dash, hold to sprint"},
+        {SB_DO_WALK, "walk switch"}, {SB_DO_DROP, "let go of a wall"},
+        {SB_DO_ATTACK, "attack (plunge in the air)"}, {SB_DO_SKILL, "skill"}, {SB_DO_BURST, "burst"},
+        {SB_DO_CROUCH, "crouch switch"}, {SB_DO_DEBUG, "debug view"}, {SB_DO_PANEL, "tuning panel"},
+        {SB_DO_RELOAD, "reload the world, tuning, kit now"}, {SB_DO_SCREENSHOT, "screenshot"},
+        {SB_DO_HELP, "this help"}, {SB_DO_FREE_CURSOR, "free the cursor (a click recaptures)"},
+    };
+    char keys[64], f[64], b[64], l[64], r[64];
+    sb_controls_describe(&app->controls, SB_DO_FORWARD, f, sizeof f);
+    sb_controls_describe(&app->controls, SB_DO_LEFT, l, sizeof l);
+    sb_controls_describe(&app->controls, SB_DO_BACK, b, sizeof b);
+    sb_controls_describe(&app->controls, SB_DO_RIGHT, r, sizeof r);
+    size_t o = (size_t)snprintf(out, cap, "CONTROLS (scripts/controls.lua, reloaded when saved)\n"
+                                "%s %s %s %s  move (camera-relative); mouse look, wheel zoom\n",
+                                f, l, b, r);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && o < cap; i++) {
+        sb_controls_describe(&app->controls, rows[i].action, keys, sizeof keys);
+        o += (size_t)snprintf(out + o, cap - o, "%-16s %s\n", keys, rows[i].does);
+    }
+    if (o < cap)
+        snprintf(out + o, cap - o, "1 2 3 4          party member (body type)\n"
+                 "gamepad: left stick moves (a part push walks), right stick looks,\n"
+                 "         A jump, B attack, RT skill, Y burst, RB dash/sprint, X drop");
+}
 
 /* A message box across the window whose bottom is at `bottom` (pixels): wrapped to the width,
  * tabs expanded, at most 6 lines (the console has it whole). Returns its top. */
@@ -643,8 +651,10 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
         }
     }
     if (app->help) {
-        sb_hud_rect(r, (float)w * 0.5f - 390, 100, 780, 440, 0, 0, 0, 0.7f);
-        sb_hud_text(r, (float)w * 0.5f - 376, 112, 2, help_text, 1, 1, 1);
+        char text[2048];
+        help_text(app, text, sizeof text);
+        sb_hud_rect(r, (float)w * 0.5f - 390, 60, 780, 500, 0, 0, 0, 0.7f);
+        sb_hud_text(r, (float)w * 0.5f - 376, 72, 2, text, 1, 1, 1);
     }
     /* The last script / world error with its file:line; above it, for a few seconds, the last
      * successful reload and what it changed. */
@@ -656,6 +666,28 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
 }
 
 /* ---- the frame loop ----------------------------------------------------------------------- */
+
+/* scripts/controls.lua under the root: read at start and when saved. A broken file keeps the
+ * last good controls and says why (controls_error, the banner). */
+static void controls_load(sb_app *app, bool reload) {
+    char path[SB_PATH_MAX], err[SB_ERROR_MAX];
+    sb_path_join(path, sizeof path, app->opt.root, "scripts/controls.lua");
+    if (!reload && !file_exists(path)) return;   /* the built-in defaults (the same) */
+    if (!sb_controls_load_bindings(&app->controls, path, err, sizeof err)) {
+        set_error(app, "controls_error", err);
+        return;
+    }
+    printf("controls t=%.2f %s%s: sensitivity %.4f rad/px%s\n", now_s() - app->t0, path,
+           reload ? " reloaded" : "", app->controls.bind.sensitivity,
+           app->controls.bind.invert_y ? ", invert-Y" : "");
+    fflush(stdout);
+    if (reload) {
+        snprintf(app->notice, sizeof app->notice, "reloaded: controls.lua");
+        app->notice_time = now_s();
+        if (strncmp(app->error, path, strlen(path)) == 0) app->error[0] = '\0';
+    }
+}
+
 
 /* F12 and a track's bare screenshot: gait-shot-NNN.png, numbered past the files already there
  * (a new run never overwrites the last run's shots). Returns false when it could not be written. */
@@ -679,7 +711,7 @@ static int run(sb_app *app) {
     app->t0 = last;
     app->stat_start = last;
     app->last_state = GAIT_STATE_COUNT;
-    double world_check = 0;
+    double world_check = 0, controls_check = 0;
     while (!glfwWindowShouldClose(app->window) && !stop_requested) {
         if (app->play && gait_replay_player_frame_index(app->play) >= gait_replay_player_frame_count(app->play))
             break;   /* a replay of no frames */
@@ -696,6 +728,10 @@ static int run(sb_app *app) {
         gait_input in;
         sb_controls_gather(&app->controls, app->window, &in, &act);
 
+        if (start - controls_check > 0.5) {
+            controls_check = start;
+            if (sb_controls_bindings_changed(&app->controls)) controls_load(app, true);
+        }
         if (act.help_toggle) app->help = !app->help;
         if (act.debug_toggle) app->debug = !app->debug;
         if (act.party >= 1 && act.party <= 4) {
@@ -924,6 +960,7 @@ int main(int argc, char **argv) {
 }
 
 static int sb_main(sb_app *app, int argc, char **argv) {
+    app->t0 = now_s();
     if (!parse_args(argc, argv, &app->opt)) return 2;
     find_root(&app->opt);
     if (app->opt.replay[0] && !replay_open(app)) return 1;
@@ -998,6 +1035,7 @@ static int sb_main(sb_app *app, int argc, char **argv) {
 
     char err[SB_ERROR_MAX];
     int rc = 1;
+    controls_load(app, false);
     if (app->opt.input[0] && !sb_controls_load_track(&app->controls, app->opt.input, err, sizeof err)) {
         fprintf(stderr, "gait-sandbox: %s\n", err);
         goto out;

@@ -104,7 +104,31 @@ typedef struct sb_track_event {
 } sb_track_event;
 
 enum { SB_EV_KEY_DOWN, SB_EV_KEY_UP, SB_EV_KEY_TAP, SB_EV_BUTTON_DOWN, SB_EV_BUTTON_UP,
-       SB_EV_BUTTON_TAP, SB_EV_MOUSE, SB_EV_WHEEL, SB_EV_SCREENSHOT, SB_EV_QUIT };
+       SB_EV_BUTTON_TAP, SB_EV_MOUSE, SB_EV_WHEEL, SB_EV_SCREENSHOT, SB_EV_QUIT,
+       SB_EV_PAD_DOWN, SB_EV_PAD_UP, SB_EV_PAD_TAP, SB_EV_PAD_AXIS };
+
+/* What a control does (scripts/controls.lua names them). */
+enum {
+    SB_DO_FORWARD, SB_DO_BACK, SB_DO_LEFT, SB_DO_RIGHT, SB_DO_JUMP, SB_DO_SPRINT, SB_DO_WALK,
+    SB_DO_DROP, SB_DO_ATTACK, SB_DO_SKILL, SB_DO_BURST, SB_DO_CROUCH, SB_DO_PARTY1,
+    SB_DO_PARTY2, SB_DO_PARTY3, SB_DO_PARTY4, SB_DO_DEBUG, SB_DO_PANEL, SB_DO_RELOAD,
+    SB_DO_SCREENSHOT, SB_DO_HELP, SB_DO_FREE_CURSOR, SB_DO_COUNT
+};
+enum { SB_BIND_MAX = 4, SB_PAD_TRIGGER = 100 };  /* pad codes >= SB_PAD_TRIGGER: a trigger axis */
+
+/* The controls in force: scripts/controls.lua, or the built-in defaults (the same file's). */
+typedef struct sb_bindings {
+    int keys[SB_DO_COUNT][SB_BIND_MAX];       /* GLFW keys, -1 unused */
+    int buttons[SB_DO_COUNT][SB_BIND_MAX];    /* GLFW mouse buttons, -1 unused */
+    int pad[SB_DO_COUNT][SB_BIND_MAX];        /* GLFW gamepad buttons, SB_PAD_TRIGGER + axis */
+    double sensitivity;          /* rad per pixel */
+    bool invert_y;
+    double wheel_zoom;           /* m per notch */
+    int move_stick, look_stick;  /* 0 left, 1 right */
+    double look_speed;           /* rad/s at full tilt */
+    bool pad_invert_y;
+    double deadzone;
+} sb_bindings;
 
 typedef struct sb_controls {
     bool key_down[GLFW_KEY_LAST + 1];
@@ -116,8 +140,16 @@ typedef struct sb_controls {
     bool have_last;
     double wheel;                           /* notches since the last gather */
     bool captured;                          /* cursor disabled (mouse look) */
-    bool pad_prev[GLFW_GAMEPAD_BUTTON_LAST + 1];
-    double sensitivity;                     /* rad per pixel */
+    bool pad_prev[GLFW_GAMEPAD_BUTTON_LAST + 1 + 6];   /* buttons, then triggers as buttons */
+    sb_bindings bind;
+    char bind_path[SB_PATH_MAX];            /* scripts/controls.lua, "" when built-in */
+    long long bind_mtime_ns;
+    /* A gamepad fed by an input track (pad events): the same path as a real one, for tests
+     * and for machines without one (Xvfb has no joystick). */
+    bool virtual_pad;
+    GLFWgamepadstate pad_state;
+    bool pad_tap_release[GLFW_GAMEPAD_BUTTON_LAST + 1];
+    bool trigger_tap[2];
     /* the scripted input track */
     sb_track_event *track;
     int track_count, track_next;
@@ -128,7 +160,7 @@ typedef struct sb_controls {
 /* What the sandbox itself does this frame (besides the character's input). */
 typedef struct sb_actions {
     int party;                   /* 1..4 pressed this frame, else 0 */
-    bool debug_toggle, reload, screenshot, help_toggle, quit;
+    bool debug_toggle, panel_toggle, reload, screenshot, help_toggle, quit;
     char screenshot_path[SB_PATH_MAX]; /* from a track; "" = the default name */
 } sb_actions;
 
@@ -142,6 +174,13 @@ void sb_controls_play_track(sb_controls *c, double t, sb_actions *act);
  * actions, then clears the frame's edges. */
 void sb_controls_gather(sb_controls *c, GLFWwindow *window, gait_input *in, sb_actions *act);
 void sb_controls_key(sb_controls *c, int key, bool down);
+/* Reads scripts/controls.lua (path) into the bindings; on an error nothing changes and err
+ * holds "file:line: what". */
+bool sb_controls_load_bindings(sb_controls *c, const char *path, char *err, size_t cap);
+/* True when the controls file changed on disk since it was read. */
+bool sb_controls_bindings_changed(const sb_controls *c);
+/* The key names bound to an action ("W", "Space / right mouse"), for the help overlay. */
+void sb_controls_describe(const sb_controls *c, int action, char *out, size_t cap);
 void sb_controls_button(sb_controls *c, int button, bool down);
 
 /* ---- rendering (render.c, hud.c) --------------------------------------------------------- */
