@@ -3,7 +3,7 @@
 # Run as root, or as a user with sudo. Non-interactive.
 set -eu
 PKGS="build-essential pkg-config libluajit-5.1-dev luajit libcglm-dev libstb-dev libglfw3-dev \
-python3-glad libassimp-dev xvfb xauth x11-utils xdotool imagemagick libgl1-mesa-dri libegl1 \
+python3-glad libassimp-dev libimgui-dev xvfb xauth x11-utils xdotool imagemagick libgl1-mesa-dri libegl1 \
 valgrind"
 
 missing=""
@@ -12,7 +12,7 @@ for p in $PKGS; do
 done
 # pkg-config is the build's own view: every module it needs must answer too.
 if command -v pkg-config >/dev/null 2>&1; then
-    for m in luajit glfw3 assimp; do
+    for m in luajit glfw3 assimp imgui; do
         pkg-config --exists "$m" || missing="$missing (pkg-config:$m)"
     done
 fi

@@ -180,9 +180,14 @@ static void set_captured(GLFWwindow *w, sb_controls *c, bool on) {
     c->have_last = true;
 }
 
+void sb_controls_set_captured(GLFWwindow *window, sb_controls *c, bool on) {
+    if (c->captured != on) set_captured(window, c, on);
+}
+
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
     (void)mods;
     sb_controls *c = controls_of(w);
+    if (c->ui_mouse) return;   /* a click on the panel */
     if (!c->captured && action == GLFW_PRESS) {
         /* A click with the cursor free recaptures it and is not an attack. */
         set_captured(w, c, true);
@@ -291,6 +296,24 @@ bool sb_controls_load_track(sb_controls *c, const char *path, char *err, size_t 
                 ok = false;
                 break;
             }
+        } else if (strcmp(what, "panel") == 0) {
+            double v = 0;
+            if (strcmp(a1, "open") == 0 || strcmp(a1, "close") == 0) {
+                e.kind = SB_EV_PANEL_OPEN;
+                e.code = a1[0] == 'o';
+            } else if (strcmp(a1, "set") == 0 && a2[0] && sscanf(line, "%*f %*s %*s %*s %lf", &v) == 1 && isfinite(v)) {
+                e.kind = SB_EV_PANEL_SET;
+                e.a = v;
+                snprintf(e.text, sizeof e.text, "%s", a2);
+            } else if (strcmp(a1, "write") == 0 && a2[0]) {
+                e.kind = SB_EV_PANEL_WRITE;
+                snprintf(e.text, sizeof e.text, "%s", a2);
+            } else {
+                snprintf(err, cap, "%s:%d: expected 'TIME panel open|close', 'TIME panel set KEY VALUE' "
+                         "or 'TIME panel write KEY'", path, lineno);
+                ok = false;
+                break;
+            }
         } else if (strcmp(what, "mouse") == 0) {
             e.kind = SB_EV_MOUSE;
             if (sscanf(line, "%*f %*s %lf %lf", &e.a, &e.b) != 2) {
@@ -364,6 +387,16 @@ void sb_controls_play_track(sb_controls *c, double t, sb_actions *act) {
             }
             break;
         }
+        case SB_EV_PANEL_OPEN: act->panel_show = e->code ? 1 : 2; break;
+        case SB_EV_PANEL_SET:
+            act->panel_set = true;
+            act->panel_value = e->a;
+            snprintf(act->panel_key, sizeof act->panel_key, "%.47s", e->text);
+            break;
+        case SB_EV_PANEL_WRITE:
+            act->panel_write = true;
+            snprintf(act->panel_key, sizeof act->panel_key, "%.47s", e->text);
+            break;
         case SB_EV_PAD_AXIS:
             c->virtual_pad = true;
             c->pad_state.axes[e->code] = (float)e->a;
@@ -451,7 +484,9 @@ static void apply_gamepad(sb_controls *c, const GLFWgamepadstate *gp, gait_input
 
 void sb_controls_gather(sb_controls *c, GLFWwindow *window, gait_input *in, sb_actions *act) {
     memset(in, 0, sizeof *in);
-    const bool *down = c->key_down, *pressed = c->key_pressed;
+    static const bool none[GLFW_KEY_LAST + 1];
+    /* typing into the panel moves no body */
+    const bool *down = c->ui_keyboard ? none : c->key_down, *pressed = c->ui_keyboard ? none : c->key_pressed;
     const bool *bdown = c->button_down, *bpressed = c->button_pressed;
     const sb_bindings *b = &c->bind;
 

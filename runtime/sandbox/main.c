@@ -76,6 +76,16 @@ typedef struct sb_app {
     gait_script *script;
     unsigned script_errors_seen;
     sb_tuning *tuning;                /* the numbers in force, for reload reports and the panel */
+    /* the tuning panel (F2) */
+    bool panel_ready, panel_open;
+    sb_tuning_row rows[96];
+    bool edited[96];
+    int row_count;
+    gait_body_type rows_body;
+    double rows_time;                 /* when the rows were read (-1: read them again) */
+    char panel_status[SB_ERROR_MAX];
+    float plot_stamina[SB_PLOT_SAMPLES], plot_speed[SB_PLOT_SAMPLES], plot_height[SB_PLOT_SAMPLES];
+    int plot_count, plot_head;
 #endif
     sb_view view;
     int party;
@@ -416,6 +426,8 @@ static void script_poll(sb_app *app) {
     snprintf(app->notice, sizeof app->notice, "reloaded: %s", n ? changes : "no tuning number changed");
     app->notice_time = now_s();
     if (!app->error_is_world) app->error[0] = '\0';
+    app->rows_time = -1;
+    memset(app->edited, 0, sizeof app->edited);   /* the file now says what is in force */
     gait_script_clear_error(app->script);
     app->script_errors_seen = 0;
 }
@@ -665,6 +677,133 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
     sb_hud_end(r);
 }
 
+/* ---- the tuning panel ----------------------------------------------------------------------- */
+
+#ifdef GAIT_SANDBOX_SCRIPT
+static void panel_rows(sb_app *app, gait_body_type body, bool force) {
+    if (!app->tuning) return;
+    double t = now_s();
+    if (!force && body == app->rows_body && app->rows_time >= 0 && t - app->rows_time < 2.0) return;
+    if (body != app->rows_body) memset(app->edited, 0, sizeof app->edited);
+    int n = sb_tuning_rows(app->tuning, body, app->rows, (int)(sizeof app->rows / sizeof app->rows[0]));
+    if (n < 0) {
+        snprintf(app->panel_status, sizeof app->panel_status, "%s", sb_tuning_error(app->tuning));
+        n = 0;
+    }
+    app->row_count = n;
+    app->rows_body = body;
+    app->rows_time = t;
+}
+
+static int panel_find(const sb_app *app, const char *key) {
+    for (int i = 0; i < app->row_count; i++)
+        if (strcmp(app->rows[i].key, key) == 0) return i;
+    return -1;
+}
+
+/* A number dragged (or set by a track): into the world now; marked edited until written. */
+static void panel_apply(sb_app *app, gait_body_type body, int i, double value) {
+    sb_tuning_row *r = &app->rows[i];
+    if (!sb_tuning_apply(app->tuning, body, r->key, value)) {
+        snprintf(app->panel_status, sizeof app->panel_status, "%s", sb_tuning_error(app->tuning));
+        printf("panel_error t=%.2f %s\n", now_s() - app->t0, app->panel_status);
+        return;
+    }
+    printf("panel_set t=%.2f %s %s %g -> %g\n", now_s() - app->t0, gait_body_type_name(body), r->key,
+           r->value, value);
+    r->value = value;
+    app->edited[i] = true;
+    snprintf(app->panel_status, sizeof app->panel_status, "%s = %g in force now (not yet in %s)", r->key,
+             value, r->file);
+}
+
+/* Puts a row's value into its file (the text kept); the reload that follows changes nothing. */
+static void panel_write(sb_app *app, int i) {
+    sb_tuning_row *r = &app->rows[i];
+    int line = 0;
+    if (!sb_tuning_write(app->tuning, r, r->value, &line)) {
+        snprintf(app->panel_status, sizeof app->panel_status, "%s", sb_tuning_error(app->tuning));
+        printf("panel_error t=%.2f %s\n", now_s() - app->t0, app->panel_status);
+        return;
+    }
+    printf("panel_write t=%.2f %s:%d %s%s%s = %g\n", now_s() - app->t0, r->file, line, r->block,
+           r->block[0] ? "." : "", strrchr(r->key, '.') ? strrchr(r->key, '.') + 1 : r->key, r->value);
+    snprintf(app->panel_status, sizeof app->panel_status, "wrote %g to %s:%d", r->value, r->file, line);
+    app->edited[i] = false;
+    app->rows_time = -1;
+}
+
+static void panel_frame(sb_app *app, const gait_character_info *info, const sb_actions *act) {
+    if (!app->tuning) return;
+    /* the plots sample every frame, open or not, so they show the seconds before opening too */
+    int k = app->plot_head;
+    app->plot_stamina[k] = (float)info->stamina;
+    app->plot_speed[k] = (float)hypot(info->velocity.x, info->velocity.z);
+    app->plot_height[k] = (float)info->position.y;
+    app->plot_head = (k + 1) % SB_PLOT_SAMPLES;
+    if (app->plot_count < SB_PLOT_SAMPLES) app->plot_count++;
+
+    gait_body_type body = info->body_type;
+    if (act->panel_set || act->panel_write) {
+        panel_rows(app, body, true);
+        int i = panel_find(app, act->panel_key);
+        if (i < 0) {
+            printf("panel_error t=%.2f no number '%s' for %s\n", now_s() - app->t0, act->panel_key,
+                   gait_body_type_name(body));
+        } else if (act->panel_set) {
+            panel_apply(app, body, i, act->panel_value);
+        } else {
+            panel_write(app, i);
+        }
+    }
+#ifdef GAIT_SANDBOX_PANEL
+    if (!app->panel_ready) return;
+    if (app->panel_open) panel_rows(app, body, false);
+    sb_panel_view v;
+    memset(&v, 0, sizeof v);
+    v.open = app->panel_open;
+    v.body = gait_body_type_name(body);
+    v.measured = gait_world_locomotion_measured(app->world, body);
+    v.rows = app->rows;
+    v.row_count = app->row_count;
+    v.edited = app->edited;
+    v.status = app->panel_status;
+    v.state_count = GAIT_STATE_COUNT;
+    v.state = (int)info->phase.state;
+    for (int s = 0; s < GAIT_STATE_COUNT; s++) {
+        v.state_names[s] = gait_state_name((gait_state)s);
+        sb_state_color((gait_state)s, v.state_rgb[s]);
+    }
+    /* the ring buffers, oldest first once full */
+    v.stamina = app->plot_stamina, v.speed = app->plot_speed, v.height = app->plot_height;
+    v.samples = app->plot_count;
+    v.head = app->plot_count < SB_PLOT_SAMPLES ? 0 : app->plot_head;
+    v.stamina_max = (float)info->stamina_max;
+    v.plot_seconds = (float)app->plot_count / 60.0f;
+    char verdict[160];
+    gait_traverse_info ti;
+    if (gait_character_traverse_info(app->world, app->player, &ti) == GAIT_OK)
+        snprintf(verdict, sizeof verdict, "%s%s%s (height %.2f m, depth %.2f m); last action %s",
+                 ti.scan.reason, ti.scan.ok ? ": " : "", ti.scan.ok ? "an action fits" : "", ti.scan.height,
+                 ti.scan.depth, gait_traverse_kind_name(ti.kind));
+    else
+        snprintf(verdict, sizeof verdict, "-");
+    v.verdict = verdict;
+    v.kit = app->kit_used;
+    v.kit_error = app->script ? gait_script_last_error(app->script) : "";
+    sb_panel_edit e;
+    sb_panel_draw(&v, &e);
+    app->controls.ui_mouse = sb_panel_wants_mouse();
+    app->controls.ui_keyboard = sb_panel_wants_keyboard();
+    if (e.row >= 0 && e.row < app->row_count) panel_apply(app, body, e.row, e.value);
+    if (e.write_row >= 0 && e.write_row < app->row_count) panel_write(app, e.write_row);
+    if (e.write_all)
+        for (int i = 0; i < app->row_count; i++)
+            if (app->edited[i]) panel_write(app, i);
+#endif
+}
+#endif
+
 /* ---- the frame loop ----------------------------------------------------------------------- */
 
 /* scripts/controls.lua under the root: read at start and when saved. A broken file keeps the
@@ -733,6 +872,28 @@ static int run(sb_app *app) {
             if (sb_controls_bindings_changed(&app->controls)) controls_load(app, true);
         }
         if (act.help_toggle) app->help = !app->help;
+#ifdef GAIT_SANDBOX_SCRIPT
+        if (act.panel_toggle || act.panel_show) {
+            bool open = act.panel_show ? act.panel_show == 1 : !app->panel_open;
+#ifdef GAIT_SANDBOX_PANEL
+            if (!app->panel_ready && open) {
+                set_error(app, "panel_error", "the tuning panel could not start (see stderr)");
+                open = false;
+            }
+#else
+            if (open) {
+                set_error(app, "panel_error", "this sandbox was built without Dear ImGui (libimgui-dev): "
+                                              "no tuning panel; make deps, then make");
+                open = false;
+            }
+#endif
+            app->panel_open = open;
+            app->rows_time = -1;
+            /* the panel wants the cursor; closing it gives the mouse back to the camera */
+            sb_controls_set_captured(app->window, &app->controls, !open);
+            printf("panel t=%.2f %s\n", now_s() - app->t0, open ? "open" : "closed");
+        }
+#endif
         if (act.debug_toggle) app->debug = !app->debug;
         if (act.party >= 1 && act.party <= 4) {
             static const gait_body_type types[4] = {GAIT_BODY_MEDIUM_FEMALE, GAIT_BODY_MEDIUM_MALE,
@@ -828,6 +989,9 @@ static int run(sb_app *app) {
         sb_renderer_set_wireframe(app->renderer, app->scene.level_first, app->debug ? app->scene.level_count : 0);
         sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
+#ifdef GAIT_SANDBOX_SCRIPT
+        panel_frame(app, &info, &act);
+#endif
 
         app->frame++;
         bool last_frame = (app->opt.frames > 0 && app->frame >= app->opt.frames) || act.quit ||
@@ -1026,6 +1190,11 @@ static int sb_main(sb_app *app, int argc, char **argv) {
     }
     glfwSetWindowUserPointer(app->window, &app->controls);
     sb_controls_install(app->window);
+#ifdef GAIT_SANDBOX_PANEL
+    /* after the sandbox's callbacks: ImGui's chain to them */
+    app->panel_ready = sb_panel_create(app->window);
+    if (!app->panel_ready) fprintf(stderr, "gait-sandbox: Dear ImGui could not start: no tuning panel\n");
+#endif
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     /* Full resolution by default: under llvmpipe half resolution saves ~5 ms of CPU but the
      * scale-up pass gives much of it back in wall time on 2 cores; the option stays. */
@@ -1086,6 +1255,9 @@ static int sb_main(sb_app *app, int argc, char **argv) {
 out:
 #ifdef GAIT_SANDBOX_SCRIPT
     sb_tuning_close(app->tuning);
+#ifdef GAIT_SANDBOX_PANEL
+    if (app->panel_ready) sb_panel_destroy();
+#endif
     if (app->script) gait_script_destroy(app->script);
 #endif
     sb_scene_free(&app->scene, app->world);

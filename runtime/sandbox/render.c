@@ -507,7 +507,7 @@ static void dyn_box(sb_renderer *r, const vec3 c, const vec3 h, float yaw, const
     }
 }
 
-static void state_color(gait_state s, float *c) {
+void sb_state_color(gait_state s, float *c) {
     static const float table[GAIT_STATE_COUNT][3] = {
         [GAIT_STATE_IDLE] = {0.25f, 0.45f, 0.85f},  [GAIT_STATE_WALK] = {0.30f, 0.55f, 0.90f},
         [GAIT_STATE_RUN] = {0.20f, 0.60f, 1.00f},   [GAIT_STATE_DASH] = {0.10f, 0.95f, 1.00f},
@@ -526,7 +526,7 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
     vec3 feet = {(float)(ch->pose.position.x - eye.x), (float)(ch->pose.position.y - eye.y),
                  (float)(ch->pose.position.z - eye.z)};
     float col[3];
-    state_color(ch->state, col);
+    sb_state_color(ch->state, col);
     /* Party members 2..4 are told apart by a warmer / cooler shade. */
     static const float party_tint[4][3] = {{1, 1, 1}, {1.1f, 0.9f, 0.8f}, {0.9f, 1.05f, 0.9f}, {0.85f, 0.85f, 1.1f}};
     int pi = (ch->party >= 1 && ch->party <= 4) ? ch->party - 1 : 0;

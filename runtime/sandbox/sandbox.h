@@ -105,7 +105,8 @@ typedef struct sb_track_event {
 
 enum { SB_EV_KEY_DOWN, SB_EV_KEY_UP, SB_EV_KEY_TAP, SB_EV_BUTTON_DOWN, SB_EV_BUTTON_UP,
        SB_EV_BUTTON_TAP, SB_EV_MOUSE, SB_EV_WHEEL, SB_EV_SCREENSHOT, SB_EV_QUIT,
-       SB_EV_PAD_DOWN, SB_EV_PAD_UP, SB_EV_PAD_TAP, SB_EV_PAD_AXIS };
+       SB_EV_PAD_DOWN, SB_EV_PAD_UP, SB_EV_PAD_TAP, SB_EV_PAD_AXIS, SB_EV_PANEL_OPEN,
+       SB_EV_PANEL_SET, SB_EV_PANEL_WRITE };
 
 /* What a control does (scripts/controls.lua names them). */
 enum {
@@ -150,6 +151,9 @@ typedef struct sb_controls {
     GLFWgamepadstate pad_state;
     bool pad_tap_release[GLFW_GAMEPAD_BUTTON_LAST + 1];
     bool trigger_tap[2];
+    /* the panel has the mouse / the keyboard (a click on it is not a recapture, typing in it
+     * moves no body) */
+    bool ui_mouse, ui_keyboard;
     /* the scripted input track */
     sb_track_event *track;
     int track_count, track_next;
@@ -161,6 +165,11 @@ typedef struct sb_controls {
 typedef struct sb_actions {
     int party;                   /* 1..4 pressed this frame, else 0 */
     bool debug_toggle, panel_toggle, reload, screenshot, help_toggle, quit;
+    /* from an input track: what the panel's widgets do (tests drive the panel this way) */
+    int panel_show;              /* 1 open, 2 close */
+    bool panel_set, panel_write;
+    char panel_key[48];
+    double panel_value;
     char screenshot_path[SB_PATH_MAX]; /* from a track; "" = the default name */
 } sb_actions;
 
@@ -182,6 +191,8 @@ bool sb_controls_bindings_changed(const sb_controls *c);
 /* The key names bound to an action ("W", "Space / right mouse"), for the help overlay. */
 void sb_controls_describe(const sb_controls *c, int action, char *out, size_t cap);
 void sb_controls_button(sb_controls *c, int button, bool down);
+/* Captures (mouse look) or frees the cursor. */
+void sb_controls_set_captured(GLFWwindow *window, sb_controls *c, bool on);
 
 /* ---- rendering (render.c, hud.c) --------------------------------------------------------- */
 
@@ -277,6 +288,49 @@ bool sb_tuning_apply(sb_tuning *t, gait_body_type body, const char *key, double 
 /* Writes it into its file, keeping the rest of the text; *out_line gets its line. */
 bool sb_tuning_write(sb_tuning *t, const sb_tuning_row *row, double value, int *out_line);
 #endif
+
+/* ---- the tuning panel (panel.cpp: Dear ImGui; built when libimgui-dev is there) ----------- */
+
+#ifdef GAIT_SANDBOX_SCRIPT
+enum { SB_PLOT_SAMPLES = 600 };   /* 10 s at 60 fps */
+
+typedef struct sb_panel_view {
+    bool open;
+    const char *body;                      /* body type name */
+    bool measured;
+    const sb_tuning_row *rows;
+    int row_count;
+    const bool *edited;                    /* rows changed in the panel and not yet written */
+    const char *status;                    /* the last write or apply, "" none */
+    const char *state_names[GAIT_STATE_COUNT];
+    float state_rgb[GAIT_STATE_COUNT][3];
+    int state_count, state;
+    const float *stamina, *speed, *height; /* ring buffers of `samples`, oldest at `head` */
+    int samples, head;
+    float stamina_max, plot_seconds;
+    const char *verdict;                   /* the traversal scan's last verdict */
+    const char *kit, *kit_error;
+} sb_panel_view;
+
+typedef struct sb_panel_edit {
+    int row;                     /* a number dragged this frame (-1: none) to `value` */
+    int write_row;               /* "write" pressed for this row (-1: none) */
+    bool write_all;              /* "write all edited" pressed */
+    double value;
+} sb_panel_edit;
+
+/* Installs Dear ImGui on the window (its GLFW callbacks chain the sandbox's, installed first).
+ * False when it cannot (or the sandbox was built without it). */
+bool sb_panel_create(GLFWwindow *window);
+void sb_panel_destroy(void);
+/* Draws the panel when v->open (nothing at all otherwise) and says what the designer did. */
+void sb_panel_draw(const sb_panel_view *v, sb_panel_edit *out);
+bool sb_panel_wants_mouse(void);
+bool sb_panel_wants_keyboard(void);
+#endif
+
+/* The colour the body is drawn in for a state (render.c), for the legend. */
+void sb_state_color(gait_state s, float *rgb);
 
 /* ---- screenshots (shot.c) ---------------------------------------------------------------- */
 

@@ -32,6 +32,22 @@ ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*/*.c),
 SANDBOX_DEFS += -DGAIT_SANDBOX_DEBUG_DRAW=1
 endif
 
+# The tuning panel (panel.cpp): Dear ImGui from Debian's libimgui-dev, whose libimgui.a holds
+# the GLFW and OpenGL3 backends too. Compiled as C++ into the sandbox host only; without the
+# package the sandbox builds without the panel (F2 then says so).
+SANDBOX_PANEL_O :=
+SANDBOX_PANEL_LIBS :=
+ifneq ($(wildcard runtime/src/script/script.c),)
+ifeq ($(shell pkg-config --exists imgui && echo yes),yes)
+SANDBOX_DEFS += -DGAIT_SANDBOX_PANEL=1
+SANDBOX_PANEL_O := $(BUILD)/obj/sandbox/panel.o
+SANDBOX_PANEL_LIBS := $(shell pkg-config --libs imgui) -lstdc++
+else
+$(warning sandbox: libimgui-dev is missing: the sandbox is built without its tuning panel (make deps))
+endif
+endif
+CXX ?= g++
+
 # Rebuild the sandbox's objects when the feature switches above change.
 SANDBOX_STAMP := $(BUILD)/obj/sandbox/features.txt
 $(shell mkdir -p $(BUILD)/obj/sandbox && (echo '$(SANDBOX_DEFS)' | cmp -s - $(SANDBOX_STAMP) || \
@@ -59,8 +75,17 @@ $(SANDBOX_GLAD_O): $(SANDBOX_GLAD)/src/gl.c | $(BUILD)/obj/sandbox
 $(BUILD)/obj/sandbox/%.o: runtime/sandbox/%.c $(SANDBOX_GLAD_H) $(SANDBOX_STAMP) | $(BUILD)/obj/sandbox
 	$(CC) $(SANDBOX_CFLAGS) -MMD -MP -c $< -o $@
 
-$(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB)
-	$(CC) $(SANDBOX_LDFLAGS) $(SANDBOX_OBJ) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB) $(SANDBOX_LIBS) -o $@
+# C++ for the panel only: the project's warnings, ImGui's headers as system headers.
+SANDBOX_CXXFLAGS := -std=c++11 $(OPT) -g $(filter-out -Wpedantic,$(WARN)) -ffp-contract=off \
+                    -D_GNU_SOURCE -Iruntime/include -I$(SANDBOX_GLAD)/include -isystem /usr/include/stb \
+                    -isystem /usr/include/imgui -isystem /usr/include/imgui/backends $(SANDBOX_DEFS) \
+                    $(SANFLAGS) $(CXXFLAGS)
+$(BUILD)/obj/sandbox/panel.o: runtime/sandbox/panel.cpp $(SANDBOX_GLAD_H) $(SANDBOX_STAMP) | $(BUILD)/obj/sandbox
+	$(CXX) $(SANDBOX_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(SANDBOX_TARGET): $(SANDBOX_OBJ) $(SANDBOX_PANEL_O) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB)
+	$(CC) $(SANDBOX_LDFLAGS) $(SANDBOX_OBJ) $(SANDBOX_PANEL_O) $(SANDBOX_GLAD_O) $(SANDBOX_LEVEL_O) $(LIB) \
+	    $(SANDBOX_PANEL_LIBS) $(SANDBOX_LIBS) -o $@
 
 $(BUILD)/obj/sandbox:
 	@mkdir -p $@
