@@ -45,16 +45,18 @@ wait_for '^status' 100 || { kill $pid; exit 1; }
 sleep 1.0
 mark break
 # medium_female.run_speed out of range (a number the schema refuses)
-sed 's/^\(  medium_female = {\)$/\1/; /medium_female = {/,/}/ s/run_speed = 5.6/run_speed = 99/' "$TMP/good.lua" >"$LOCO"
+# (each edit written beside the file and renamed over it, as editors save: the sandbox never
+# reads half a file)
+sed '/medium_female = {/,/}/ s/run_speed = 5.6/run_speed = 99/' "$TMP/good.lua" >"$LOCO.new" && mv "$LOCO.new" "$LOCO"
 wait_for '^script_error' 50
 sleep 0.8
 mark fix
-sed '/medium_female = {/,/}/ s/run_speed = 5.6/run_speed = 7.0/' "$TMP/good.lua" >"$LOCO"
+sed '/medium_female = {/,/}/ s/run_speed = 5.6/run_speed = 7.0/' "$TMP/good.lua" >"$LOCO.new" && mv "$LOCO.new" "$LOCO"
 wait_for '^reload ' 50
 sleep 1.2
 mark provisional
 sed -e '/medium_female = {/,/}/ s/run_speed = 5.6/run_speed = 7.0/' \
-    -e '/provisional = {/,/}/ s/run_speed = 5.6/run_speed = 6.5/' "$TMP/good.lua" >"$LOCO"
+    -e '/provisional = {/,/}/ s/run_speed = 5.6/run_speed = 6.5/' "$TMP/good.lua" >"$LOCO.new" && mv "$LOCO.new" "$LOCO"
 n=0; while [ "$(grep -c '^reload ' "$LOG")" -lt 2 ] && [ $n -lt 50 ]; do n=$((n + 1)); sleep 0.1; done
 sleep 0.5
 mark end

@@ -340,10 +340,11 @@ static int l_poll(lua_State *L) {
     return 1;
 }
 
+/* gait.last_error() -> the message, or nil (one value either way: select("#", ...) is 1) */
 static int l_last_error(lua_State *L) {
     gait_script *s = gait__script_from(L);
-    if (!s->error[0]) return 0;
-    lua_pushstring(L, s->error);
+    if (!s->error[0]) lua_pushnil(L);
+    else lua_pushstring(L, s->error);
     return 1;
 }
 
