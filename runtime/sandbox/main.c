@@ -54,6 +54,7 @@ typedef struct sb_options {
     bool render_scale_given;
     int width, height;
     bool hud;
+    bool profile;                /* --profile: time every pass (each waits for the rasterizer) */
     bool world_given;            /* --world or WORLD.lua (a replay's own world otherwise) */
     char record[SB_PATH_MAX];    /* --record: the replay file to write */
     char replay[SB_PATH_MAX];    /* --replay: the replay file to play */
@@ -136,6 +137,9 @@ static void usage(FILE *f) {
 "  --place X,Y,Z[,YAW]   start there (m, rad) instead of the world's spawn\n"
             "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
             "  --no-hud              draw no HUD\n"
+            "  --profile             time each drawing pass (each waits for the rasterizer:\n"
+            "                        slower, for finding where the frame goes); adds passes=...\n"
+            "                        to the status lines\n"
             "  --record FILE         record every frame's seconds and the player's input to a\n"
             "                        replay file, saved at exit (`gait replay FILE` plays it)\n"
             "  --replay FILE         play a replay file instead of the live input; prints\n"
@@ -219,6 +223,7 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
             }
         }
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
+        else if (strcmp(a, "--profile") == 0) o->profile = true;
         else if (strcmp(a, "--record") == 0) { NEED_VALUE(); snprintf(o->record, sizeof o->record, "%s", val); }
         else if (strcmp(a, "--replay") == 0) { NEED_VALUE(); snprintf(o->replay, sizeof o->replay, "%s", val); }
         else if (a[0] == '-') { fprintf(stderr, "gait-sandbox: unknown option %s\n", a); usage(stderr); return false; }
@@ -990,7 +995,9 @@ static int run(sb_app *app) {
         sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
 #ifdef GAIT_SANDBOX_SCRIPT
+        sb_renderer_profile_mark(app->renderer, -1);
         panel_frame(app, &info, &act);
+        sb_renderer_profile_mark(app->renderer, SB_PASS_PANEL);
 #endif
 
         app->frame++;
@@ -1004,7 +1011,9 @@ static int run(sb_app *app) {
              (app->opt.shot_frame == 0 && last_frame)) &&
             !take_screenshot(app, app->opt.screenshot))
             app->shot_failed = true;   /* --screenshot asked for it: the run fails (exit 1) */
+        sb_renderer_profile_mark(app->renderer, -1);
         glfwSwapBuffers(app->window);
+        sb_renderer_profile_mark(app->renderer, SB_PASS_SWAP);
 
         double end = now_s();
         app->stat_frames++;
@@ -1033,6 +1042,15 @@ static int run(sb_app *app) {
                    0u,
 #endif
                    !app->error[0] ? "-" : app->error_is_world ? "world" : "script");
+            if (app->opt.profile) {
+                static const char *const names[SB_PASS_COUNT] = {"clear", "opaque", "sky", "lines", "water",
+                                                                 "upscale", "hud", "panel", "swap"};
+                double ms[SB_PASS_COUNT];
+                sb_renderer_pass_ms(app->renderer, ms);
+                printf("passes t=%.2f frames=%d", end - app->t0, app->stat_frames);
+                for (int k = 0; k < SB_PASS_COUNT; k++) printf(" %s=%.2f", names[k], ms[k] / app->stat_frames);
+                printf(" terrain_tris=%d\n", sb_renderer_terrain_triangles(app->renderer));
+            }
             fflush(stdout);
             app->stat_start = end;
             app->stat_frames = 0;
@@ -1217,6 +1235,7 @@ static int sb_main(sb_app *app, int argc, char **argv) {
         goto out;
     }
     sb_renderer_set_scale(app->renderer, (float)scale);
+    sb_renderer_set_profile(app->renderer, app->opt.profile);
     gait_world_def wd = gait_default_world_def();
     app->world = gait_world_create(&wd);
     app->lines = calloc(1, sizeof *app->lines);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct gpu_mesh {
     GLuint vao, vbo, ebo;
@@ -70,6 +71,9 @@ struct sb_renderer {
     gait_vec3 last_eye;
     float render_scale;
     int wire_first, wire_count;  /* landmarks drawn again as wireframe (the debug view's level) */
+    /* --profile: each pass finished (glFinish) and timed, ms of the last frame */
+    bool profile;
+    double pass_ms[SB_PASS_COUNT], pass_t0;
     GLuint fbo, fbo_color, fbo_depth;
     int fbo_w, fbo_h;
 };
@@ -667,6 +671,36 @@ bool sb_renderer_project(const sb_renderer *r, gait_vec3 p, int width, int heigh
     return true;
 }
 
+/* CPU time of the whole process (this thread and llvmpipe's rasterizer threads): what a pass
+ * costs, which other programs on a shared machine inflate far less than the wall clock. */
+static double mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* With profiling on, waits for the GPU (llvmpipe: the rasterizer threads) to finish what was
+ * asked so far and books the CPU time since the last mark to `pass`. */
+static void pass_mark(sb_renderer *r, int pass) {
+    if (!r->profile) return;
+    glFinish();
+    double t = mono_ms();
+    r->pass_ms[pass] += t - r->pass_t0;
+    r->pass_t0 = t;
+}
+
+void sb_renderer_set_profile(sb_renderer *r, bool on) { r->profile = on; }
+int sb_renderer_terrain_triangles(const sb_renderer *r) { return r->terrain_triangles_drawn; }
+
+void sb_renderer_pass_ms(sb_renderer *r, double out[SB_PASS_COUNT]) {
+    for (int i = 0; i < SB_PASS_COUNT; i++) out[i] = r->pass_ms[i], r->pass_ms[i] = 0;
+}
+
+void sb_renderer_profile_mark(sb_renderer *r, int pass) {
+    if (pass < 0) { if (r->profile) { glFinish(); r->pass_t0 = mono_ms(); } return; }
+    pass_mark(r, pass);
+}
+
 void sb_renderer_set_wireframe(sb_renderer *r, int first, int count) {
     r->wire_first = first, r->wire_count = count;
 }
@@ -727,9 +761,11 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         scaled = bind_scene_target(r, sw, sh);
         if (!scaled) sw = view->width, sh = view->height;
     }
+    if (r->profile) { glFinish(); r->pass_t0 = mono_ms(); }
     glViewport(0, 0, sw, sh);
     glClearColor(0.6f, 0.75f, 0.9f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    pass_mark(r, SB_PASS_CLEAR);
 
     /* Camera, relative to the eye (the floating origin). */
     gait_vec3 eye = view->eye;
@@ -776,6 +812,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
 
+    pass_mark(r, SB_PASS_OPAQUE);
     /* Sky. */
     /* After the opaque world, at the far plane: only the pixels nothing covered are shaded
      * (llvmpipe rejects the rest by depth before running the fragment shader). */
@@ -802,6 +839,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
 
+    pass_mark(r, SB_PASS_SKY);
     /* Debug lines, over everything (not depth-tested: a contact behind the body still shows). */
     if (lines && line_count > 0) {
         glUseProgram(r->line);
@@ -814,6 +852,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glEnable(GL_DEPTH_TEST);
     }
 
+    pass_mark(r, SB_PASS_LINES);
     /* Water last: translucent, both sides (seen from above and from below). */
     if (r->water.vao) {
         set_lit(r->water_prog, &r->uw, vp, underwater);
@@ -827,6 +866,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glDisable(GL_BLEND);
     }
     glBindVertexArray(0);
+    pass_mark(r, SB_PASS_WATER);
     glViewport(0, 0, view->width, view->height);
     if (scaled) {
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -840,6 +880,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glBindVertexArray(0);
         glEnable(GL_DEPTH_TEST);
     }
+    pass_mark(r, SB_PASS_UPSCALE);
 }
 
 /* ---- HUD ---------------------------------------------------------------------------------- */
@@ -901,4 +942,5 @@ void sb_hud_end(sb_renderer *r) {
     glDisable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);
     r->hud_count = 0;
+    pass_mark(r, SB_PASS_HUD);
 }

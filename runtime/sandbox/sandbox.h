@@ -227,6 +227,15 @@ typedef struct sb_character_draw {
  * the HUD stays at full resolution. */
 void sb_renderer_set_scale(sb_renderer *r, float scale);
 float sb_renderer_scale(const sb_renderer *r);
+/* Profiling (--profile): every pass waits for the rasterizer and is timed. */
+enum { SB_PASS_CLEAR, SB_PASS_OPAQUE, SB_PASS_SKY, SB_PASS_LINES, SB_PASS_WATER, SB_PASS_UPSCALE,
+       SB_PASS_HUD, SB_PASS_PANEL, SB_PASS_SWAP, SB_PASS_COUNT };
+void sb_renderer_set_profile(sb_renderer *r, bool on);
+int sb_renderer_terrain_triangles(const sb_renderer *r);   /* drawn in the last frame */
+/* ms per pass summed since the last call (then zeroed). */
+void sb_renderer_pass_ms(sb_renderer *r, double out[SB_PASS_COUNT]);
+/* Books the time since the last mark to `pass` (-1: starts a mark without booking). */
+void sb_renderer_profile_mark(sb_renderer *r, int pass);
 /* Landmarks [first, first + count) are drawn again as dark wireframe (count 0: none). */
 void sb_renderer_set_wireframe(sb_renderer *r, int first, int count);
 /* Draws sky, terrain, landmarks, the character, water and the debug lines (may be NULL). */
