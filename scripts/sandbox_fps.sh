@@ -12,7 +12,7 @@
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
 SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/.." && pwd)
+REPO=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for view in land lake; do
     case $view in

@@ -100,6 +100,9 @@ typedef struct sb_app {
     double stat_start, stat_work, stat_runtime, stat_cpu;
     int stat_frames;
     double fps, frame_ms, runtime_ms, cpu_ms; /* of the last interval */
+    /* the render scale that picks itself (no --render-scale given) */
+    double scale_start, scale_work;
+    int scale_frames;
     gait_state last_state;
     long frame;
     double t0;
@@ -132,8 +135,9 @@ static void usage(FILE *f) {
             "  --fps N               pace frames to N per second (default 60; 0 = as fast as possible)\n"
             "  --status-interval S   seconds between status lines on stdout (default 1)\n"
             "  --size WxH            window size (default 1280x720)\n"
-            "  --render-scale S      draw the 3D scene at S x the window's resolution, [0.1, 1]\n"
-            "                        (default 1; under llvmpipe 0.5 saves ~5 ms of CPU a frame)\n"
+            "  --render-scale S      draw the 3D scene at S x the window's resolution, [0.1, 1];\n"
+            "                        'auto' (the default): 1, 0.75 or 0.5, whichever keeps the\n"
+            "                        frame within 1/--fps s (render_scale lines say when it moves)\n"
 "  --place X,Y,Z[,YAW]   start there (m, rad) instead of the world's spawn\n"
             "  --kit NAME            the player's kit (scripts/kits/NAME.lua; with the Lua layer)\n"
             "  --no-hud              draw no HUD\n"
@@ -199,9 +203,9 @@ static bool parse_args(int argc, char **argv, sb_options *o) {
         }
         else if (strcmp(a, "--render-scale") == 0) {
             NEED_VALUE();
-            if (strcmp(val, "auto") == 0) o->render_scale = 0;   /* picks itself (the default) */
+            o->render_scale_given = strcmp(val, "auto") != 0;   /* auto: picks itself (the default) */
+            if (!o->render_scale_given) o->render_scale = 0;
             else if (!arg_double(a, val, 0.1, 1.0, false, &o->render_scale)) return false;
-            o->render_scale_given = true;
         }
         else if (strcmp(a, "--place") == 0) {
             NEED_VALUE();
@@ -811,6 +815,37 @@ static void panel_frame(sb_app *app, const gait_character_info *info, const sb_a
 
 /* ---- the frame loop ----------------------------------------------------------------------- */
 
+/* The render scale picks itself: under Mesa's llvmpipe (no GPU) the frame is nearly all
+ * per-pixel work, so when the frame's work (input to swap, without the pacing sleep) over the
+ * last second does not fit the frame budget (1/60 s, or 1/--fps) the 3D scene is drawn at a
+ * step less of the window's resolution (1, 0.75, 0.5), and a step more once it fits with room
+ * to spare. Measured with --profile at 1280x720 over the lake: the scene's passes at 0.5 cost
+ * about a third of their CPU at 1, the scale-up pass about 6 ms. The HUD and panel stay sharp. */
+static void render_scale_auto(sb_app *app, double now, double work) {
+    app->scale_work += work;
+    app->scale_frames++;
+    if (app->scale_start == 0) app->scale_start = now;
+    if (now - app->scale_start < 1.0 || app->scale_frames < 10) return;
+    double avg_ms = 1000.0 * app->scale_work / app->scale_frames;
+    double budget = 1000.0 / (app->opt.fps > 0 ? app->opt.fps : 60.0);
+    static const float steps[] = {1.0f, 0.75f, 0.5f};
+    float scale = sb_renderer_scale(app->renderer);
+    int k = 0;
+    while (k < 2 && steps[k] > scale + 0.01f) k++;
+    int next = k;
+    if (avg_ms > budget * 0.95 && k < 2) next = k + 1;
+    else if (avg_ms < budget * 0.5 && k > 0) next = k - 1;   /* room for twice the pixels */
+    if (next != k) {
+        sb_renderer_set_scale(app->renderer, steps[next]);
+        printf("render_scale t=%.2f %.2f (frame work %.1f ms, budget %.1f ms)\n", now - app->t0,
+               steps[next], avg_ms, budget);
+        fflush(stdout);
+    }
+    app->scale_start = now;
+    app->scale_work = 0;
+    app->scale_frames = 0;
+}
+
 /* scripts/controls.lua under the root: read at start and when saved. A broken file keeps the
  * last good controls and says why (controls_error, the banner). */
 static void controls_load(sb_app *app, bool reload) {
@@ -1056,6 +1091,7 @@ static int run(sb_app *app) {
             app->stat_frames = 0;
             app->stat_work = app->stat_runtime = app->stat_cpu = 0;
         }
+        if (!app->opt.render_scale_given) render_scale_auto(app, end, end - start);
         if (last_frame) break;
         /* Pace to the target rate ourselves: swap intervals do not pace under Xvfb. */
         if (app->opt.fps > 0) sleep_s(start + 1.0 / app->opt.fps - now_s());
@@ -1214,11 +1250,12 @@ static int sb_main(sb_app *app, int argc, char **argv) {
     if (!app->panel_ready) fprintf(stderr, "gait-sandbox: Dear ImGui could not start: no tuning panel\n");
 #endif
     const char *renderer = (const char *)glGetString(GL_RENDERER);
-    /* Full resolution by default: under llvmpipe half resolution saves ~5 ms of CPU but the
-     * scale-up pass gives much of it back in wall time on 2 cores; the option stays. */
+    /* Full resolution to start; without --render-scale the scale then picks itself
+     * (render_scale_auto). */
     double scale = app->opt.render_scale > 0 ? app->opt.render_scale : 1.0;
-    printf("gait-sandbox: OpenGL %s, %s; scene drawn at %.2fx; root %s\n",
-           (const char *)glGetString(GL_VERSION), renderer ? renderer : "?", scale, app->opt.root);
+    printf("gait-sandbox: OpenGL %s, %s; scene drawn at %.2fx%s; root %s\n",
+           (const char *)glGetString(GL_VERSION), renderer ? renderer : "?", scale,
+           app->opt.render_scale_given ? "" : " (picks itself)", app->opt.root);
 
     char err[SB_ERROR_MAX];
     int rc = 1;
