@@ -582,6 +582,57 @@ static void build_character(sb_renderer *r, const sb_character_draw *ch, const g
     }
 }
 
+/* A flat disc under the body (its shadow, darker the nearer the ground) and, in it, an arrow
+ * along the facing that shows from behind (the follow camera's usual view), both lying on the
+ * surface below the feet. Appended to the dyn vertices. */
+static float build_ground_marks(sb_renderer *r, const sb_character_draw *ch, gait_vec3 eye) {
+    vec3 c = {(float)(ch->ground.x - eye.x), (float)(ch->ground.y - eye.y), (float)(ch->ground.z - eye.z)};
+    vec3 n = {(float)ch->ground_normal.x, (float)ch->ground_normal.y, (float)ch->ground_normal.z};
+    if (n[1] < 0.2f) n[0] = 0, n[1] = 1, n[2] = 0;   /* a wall below? lie flat */
+    /* two axes in the surface: along the facing and across it */
+    float yaw = (float)ch->pose.yaw;
+    vec3 f = {sinf(yaw), 0, cosf(yaw)}, s;
+    glm_vec3_cross(n, f, s);
+    glm_vec3_normalize(s);
+    glm_vec3_cross(s, n, f);
+    float above = (float)(ch->pose.position.y - ch->ground.y);
+    float fade = above < 0 ? 1.0f : fmaxf(0.0f, 1.0f - above / 12.0f);   /* gone 12 m up */
+    if (fade <= 0) return 0;
+    float rad = (float)ch->radius * 1.3f;
+    static const float dark[3] = {0, 0, 0};
+    enum { SEG = 20 };
+    for (int k = 0; k < SEG; k++) {
+        float a0 = 2 * (float)GLM_PI * (float)k / SEG, a1 = 2 * (float)GLM_PI * (float)(k + 1) / SEG;
+        vec3 p0, p1;
+        for (int i = 0; i < 3; i++) {
+            p0[i] = c[i] + (cosf(a0) * f[i] + sinf(a0) * s[i]) * rad;
+            p1[i] = c[i] + (cosf(a1) * f[i] + sinf(a1) * s[i]) * rad;
+        }
+        dyn_tri(r, c, p0, p1, dark);
+    }
+    /* the arrow: a light chevron from the disc's middle to beyond its front edge */
+    static const float light[3] = {0.95f, 0.95f, 0.85f};
+    vec3 tip, l, rr, back;
+    for (int i = 0; i < 3; i++) {
+        tip[i] = c[i] + f[i] * rad * 1.6f + n[i] * 0.005f;
+        l[i] = c[i] + f[i] * rad * 0.3f + s[i] * rad * 0.55f + n[i] * 0.005f;
+        rr[i] = c[i] + f[i] * rad * 0.3f - s[i] * rad * 0.55f + n[i] * 0.005f;
+        back[i] = c[i] + f[i] * rad * 0.7f + n[i] * 0.005f;
+    }
+    dyn_tri(r, tip, l, back, light);
+    dyn_tri(r, tip, back, rr, light);
+    return fade;
+}
+
+static void draw_dyn(sb_renderer *r, int first, int count) {
+    if (count <= 0) return;
+    glUniform3f(r->ul.offset, 0, 0, 0);
+    glBindVertexArray(r->dyn_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->dyn_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(sb_vertex) * (size_t)count), r->dyn + first, GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, count);
+}
+
 /* ---- a frame ------------------------------------------------------------------------------ */
 
 static void set_lit(GLuint prog, const lit_uniforms *u, mat4 vp, bool underwater) {
@@ -792,13 +843,8 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     /* Near to far, roughly: the character, the landmarks, then the terrain nearest first. */
     r->dyn_count = 0;
     if (ch) build_character(r, ch, eye);
-    if (r->dyn_count) {
-        glUniform3f(r->ul.offset, 0, 0, 0);
-        glBindVertexArray(r->dyn_vao);
-        glBindBuffer(GL_ARRAY_BUFFER, r->dyn_vbo);
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(sb_vertex) * (size_t)r->dyn_count), r->dyn, GL_STREAM_DRAW);
-        glDrawArrays(GL_TRIANGLES, 0, r->dyn_count);
-    }
+    bool faded = ch && ch->alpha < 0.999f;
+    if (r->dyn_count && !faded) draw_dyn(r, 0, r->dyn_count);
     for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
     draw_terrain(r, vp, eye);
     if (r->wire_count > 0) {
@@ -814,6 +860,32 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
 
+    /* The body's shadow and facing arrow on the ground, then the body itself when faded:
+     * translucent, over the opaque world, before the sky (which fills only untouched pixels). */
+    if (ch && ch->has_ground) {
+        int first = r->dyn_count;
+        float fade = build_ground_marks(r, ch, eye);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glDepthMask(GL_FALSE);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(-2.0f, -2.0f);
+        glUniform4f(r->ul.tint, 1, 1, 1, 0.45f * fade);
+        draw_dyn(r, first, r->dyn_count - first);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
+        glUniform4f(r->ul.tint, 1, 1, 1, 1);
+        r->dyn_count = first;
+    }
+    if (faded && r->dyn_count) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glUniform4f(r->ul.tint, 1, 1, 1, ch->alpha);
+        draw_dyn(r, 0, r->dyn_count);
+        glUniform4f(r->ul.tint, 1, 1, 1, 1);
+        glDisable(GL_BLEND);
+    }
     pass_mark(r, SB_PASS_OPAQUE);
     /* Sky. */
     /* After the opaque world, at the far plane: only the pixels nothing covered are shaded

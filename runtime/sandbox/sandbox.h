@@ -221,6 +221,9 @@ typedef struct sb_character_draw {
     double radius, height;       /* capsule (m), the crouched height when crouching */
     bool crouching;
     int party;                   /* 1..4: tints the body */
+    float alpha;                 /* 1 opaque; less when the camera is very close (fades out) */
+    bool has_ground;             /* a surface below the feet: the shadow and the facing arrow */
+    gait_vec3 ground, ground_normal;
 } sb_character_draw;
 
 /* Fraction of the window's resolution the 3D scene is drawn at, in [0.1, 1] (1 by default);
