@@ -78,6 +78,50 @@ local COLORS = {
   drown = {20, 20, 20}, traverse = {255, 0, 255},
 }
 
+-- A 3x5 pixel font for the picture's legend and axes (lowercase, digits, + - _ space).
+local GLYPHS = {
+  a = ".#.#.#####.##.#", b = "##.#.###.#.###.", c = ".###..#..#...##", d = "##.#.##.##.###.",
+  e = "####..##.#..###", f = "####..##.#..#..", g = ".###..#.##.#.##", h = "#.##.#####.##.#",
+  i = "###.#..#..#.###", j = "..#..#..##.#.#.", k = "#.##.###.#.##.#", l = "#..#..#..#..###",
+  m = "#.########.##.#", n = "##.#.##.##.##.#", o = ".#.#.##.##.#.#.", p = "##.#.###.#..#..",
+  q = ".#.#.##.###..##", r = "##.#.###.#.##.#", s = ".###...#...###.", t = "###.#..#..#..#.",
+  u = "#.##.##.##.####", v = "#.##.##.##.#.#.", w = "#.##.########.#", x = "#.##.#.#.#.##.#",
+  y = "#.##.#.#..#..#.", z = "###..#.#.#..###", ["0"] = "####.##.##.####",
+  ["1"] = ".#.##..#..#.###", ["2"] = "##...#.#.#..###", ["3"] = "##...#.#...###.",
+  ["4"] = "#.##.####..#..#", ["5"] = "####..##...###.", ["6"] = ".###..####.####",
+  ["7"] = "###..#.#..#..#.", ["8"] = "####.#####.####", ["9"] = "####.####..###.",
+  ["+"] = "....#.###.#....", ["-"] = "......###......", ["_"] = "............###",
+  [" "] = "...............",
+}
+
+local function put(px, w, h, x, y, c)
+  if x >= 0 and x < w and y >= 0 and y < h then
+    local i = (y * w + x) * 3
+    px[i + 1], px[i + 2], px[i + 3] = c[1], c[2], c[3]
+  end
+end
+
+local function text(px, w, h, x, y, str, c, scale)
+  scale = scale or 2
+  for n = 1, #str do
+    local g = GLYPHS[str:sub(n, n)] or GLYPHS[" "]
+    for row = 0, 4 do
+      for col = 0, 2 do
+        if g:sub(row * 3 + col + 1, row * 3 + col + 1) == "#" then
+          for dy = 0, scale - 1 do
+            for dx = 0, scale - 1 do put(px, w, h, x + col * scale + dx, y + row * scale + dy, c) end
+          end
+        end
+      end
+    end
+    x = x + 4 * scale
+  end
+end
+
+local function rect(px, w, h, x0, y0, x1, y1, c)
+  for y = y0, y1 do for x = x0, x1 do put(px, w, h, x, y, c) end end
+end
+
 local function picture(file)
   local minx, maxx, minz, maxz = math.huge, -math.huge, math.huge, -math.huge
   for _, p in ipairs(path) do
@@ -87,6 +131,8 @@ local function picture(file)
   local cx, cz = (minx + maxx) / 2, (minz + maxz) / 2
   local half = math.max(maxx - minx, maxz - minz) / 2 + 15
   local size = 512
+  local legend = 150                       -- px to the right of the map: the state colours
+  local width = size + legend
   local scale = 2 * half / size            -- m per pixel
   local px = {}
   for row = 0, size - 1 do
@@ -104,8 +150,12 @@ local function picture(file)
         local surface = w:water_at(x, z)
         if surface and surface > h then r, g, b = 40, 80, 170 end
       end
-      local i = (row * size + col) * 3
+      local i = (row * width + col) * 3
       px[i + 1], px[i + 2], px[i + 3] = r, g, b
+    end
+    for col = size, width - 1 do
+      local i = (row * width + col) * 3
+      px[i + 1], px[i + 2], px[i + 3] = 24, 24, 28
     end
   end
   for _, p in ipairs(path) do
@@ -116,18 +166,39 @@ local function picture(file)
       for dc = -1, 1 do
         local rr, cc = row + dr, col + dc
         if rr >= 0 and rr < size and cc >= 0 and cc < size then
-          local i = (rr * size + cc) * 3
+          local i = (rr * width + cc) * 3
           px[i + 1], px[i + 2], px[i + 3] = c[1], c[2], c[3]
         end
       end
     end
   end
+  -- The legend: every state the tour visited, in its colour, in the order visited.
+  local white = {235, 235, 235}
+  text(px, width, size, size + 10, 10, "states", white)
+  for k, state in ipairs(order) do
+    local y = 14 + k * 16
+    local c = COLORS[state] or white
+    rect(px, width, size, size + 10, y, size + 20, y + 9, c)
+    text(px, width, size, size + 28, y, state, white)
+  end
+  -- Axes, bottom left: +z up the picture, +x to the left (seen from above, y up, right-handed),
+  -- and a bar of 20 m.
+  local ox, oy, len = 40, size - 40, 30
+  rect(px, width, size, ox, oy - len, ox + 1, oy, white)          -- +z
+  text(px, width, size, ox - 6, oy - len - 14, "+z", white)
+  rect(px, width, size, ox - len, oy, ox, oy + 1, white)          -- +x (to the left)
+  text(px, width, size, ox - len - 4, oy + 6, "+x", white)
+  local bar = math.floor(20 / scale + 0.5)
+  rect(px, width, size, ox + 20, oy, ox + 20 + bar, oy + 1, white)
+  rect(px, width, size, ox + 20, oy - 3, ox + 20, oy + 4, white)
+  rect(px, width, size, ox + 20 + bar, oy - 3, ox + 20 + bar, oy + 4, white)
+  text(px, width, size, ox + 20, oy + 8, "20 m", white)
   local bytes = {}
   for i = 1, #px do bytes[i] = string.char(math.floor(px[i])) end
-  local ok, err = gait.image.write_png(file, size, size, 3, table.concat(bytes))
+  local ok, err = gait.image.write_png(file, width, size, 3, table.concat(bytes))
   if not ok then error(err, 0) end
   print(string.format("demo: picture of the path: %s (%d x %d px, %.2f m a pixel; seen from "
-    .. "above, +z up, +x to the left)", file, size, size, scale))
+    .. "above, +z up, +x to the left; a legend of the states and a 20 m bar)", file, width, size, scale))
 end
 
 local function finish()
