@@ -19,6 +19,8 @@ int gait_cli_bench(int argc, char **argv); /* cmd_bench.c, when it is built */
 int gait_cli_find_root(const char *opt_root, char *out, size_t cap);
 /* A script with no host world (scenarios make their own) whose errors go to stderr. */
 gait_script *gait_cli_script(const char *root);
+/* Adds the runner's host bindings (world:load_level) to a script made otherwise. */
+void gait_cli_bind(gait_script *script);
 /* Calls require(module)[fn](args...) with string/number args; returns the integer results
  * (up to 2) in out; 0 on success, -1 on a script error (printed with its traceback). */
 int gait_cli_call(gait_script *script, const char *module, const char *fn, int nargs,

@@ -94,6 +94,11 @@ gait_script *gait_cli_script(const char *root) {
         fprintf(stderr, "gait: could not start Lua (see the message above)\n");
         return NULL;
     }
+    gait_cli_bind(s);
+    return s;
+}
+
+void gait_cli_bind(gait_script *s) {
     lua_State *L = gait_script_lua(s);
     lua_getglobal(L, "require");
     lua_pushliteral(L, "gait");
@@ -105,7 +110,6 @@ gait_script *gait_cli_script(const char *root) {
         lua_pop(L, 2);
     }
     lua_pop(L, 1);
-    return s;
 }
 
 int gait_cli_call(gait_script *script, const char *module, const char *fn, int nargs,

@@ -179,7 +179,8 @@ static int replay_sandbox(gait_replay_player *p, const char *file, const char *w
         if (w) gait_world_destroy(w);
         return 1;
     }
-    int rc = 1, played = 0;
+    gait_cli_bind(s);   /* a world file's `level` */
+    int rc = 1, played = 0, event = 0;
     lua_State *L = gait_script_lua(s);
     int top = lua_gettop(L);
     gait_character_id player = GAIT_NULL_ID_INIT;
@@ -217,11 +218,27 @@ static int replay_sandbox(gait_replay_player *p, const char *file, const char *w
     if (kit && gait_script_set_kit(s, player, kit) != GAIT_OK) goto done;
     double dt = 0;
     while (gait_replay_player_frame_index(p) < gait_replay_player_frame_count(p)) {
+        /* what the sandbox did at this frame besides the inputs (meta event.N = "FRAME what"):
+         * a party switch, a tuning reload from the files it had then */
+        for (;;) {
+            char key[32];
+            snprintf(key, sizeof key, "event.%d", event + 1);
+            const char *ev = gait_replay_player_meta(p, key);
+            int at = -1, used = 0;
+            if (!ev || sscanf(ev, "%d %n", &at, &used) != 1 || at > gait_replay_player_frame_index(p)) break;
+            const char *what = ev + used;
+            event++;
+            int type = strncmp(what, "party ", 6) == 0 ? gait_body_type_from_name(what + 6) : -1;
+            if (type >= 0 ? gait_character_set_body_type(w, player, (gait_body_type)type) != GAIT_OK
+                          : strncmp(what, "tuning ", 7) != 0 || gait_script_load_tuning(s, what + 7) != GAIT_OK) {
+                fprintf(stderr, "gait replay: %s: %s \"%s\" cannot be replayed\n", file, key, what);
+                goto done;
+            }
+        }
         if (gait_replay_player_next(p, w, &dt) != GAIT_OK) {
             fprintf(stderr, "gait replay: %s\n", gait_replay_player_last_error(p));
             goto done;
         }
-        gait_script_poll(s, NULL);
         gait_script_frame(s, dt, NULL);
         played++;
     }

@@ -112,7 +112,15 @@ typedef struct sb_app {
     gait_replay_recorder *rec;        /* --record */
     gait_replay_player *play;         /* --replay */
     char kit_used[64];                /* the kit the player got (for the replay header) */
+    int rec_events;                   /* party switches and tuning reloads recorded (meta event.N) */
+    int play_event;                   /* the next event.N a replay applies */
 } sb_app;
+
+static void record_event(sb_app *app, const char *what);
+#ifdef GAIT_SANDBOX_SCRIPT
+static void record_tuning(sb_app *app);
+#endif
+static bool replay_events(sb_app *app);
 
 /* SIGINT / SIGTERM while recording: end the frame loop cleanly so the replay is saved. */
 static volatile sig_atomic_t stop_requested;
@@ -434,6 +442,7 @@ static void script_poll(sb_app *app) {
     fflush(stdout);
     snprintf(app->notice, sizeof app->notice, "reloaded: %s", n ? changes : "no tuning number changed");
     app->notice_time = now_s();
+    if (app->rec) record_tuning(app);
     if (!app->error_is_world) app->error[0] = '\0';
     app->rows_time = -1;
     memset(app->edited, 0, sizeof app->edited);   /* the file now says what is in force */
@@ -938,13 +947,22 @@ static int run(sb_app *app) {
         if (act.party >= 1 && act.party <= 4) {
             static const gait_body_type types[4] = {GAIT_BODY_MEDIUM_FEMALE, GAIT_BODY_MEDIUM_MALE,
                                                     GAIT_BODY_TALL_FEMALE, GAIT_BODY_TALL_MALE};
-            if (gait_character_set_body_type(app->world, app->player, types[act.party - 1]) == GAIT_OK)
+            if (!app->play && gait_character_set_body_type(app->world, app->player, types[act.party - 1]) == GAIT_OK) {
                 app->party = act.party;
+                if (app->rec) {
+                    char ev[64];
+                    snprintf(ev, sizeof ev, "party %s", gait_body_type_name(types[act.party - 1]));
+                    record_event(app, ev);
+                }
+            }
         }
         if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
             if (load_world(app, false) && app->error_is_world) app->error[0] = '\0';
 #ifdef GAIT_SANDBOX_SCRIPT
-            if (act.reload && app->script) script_load(app);   /* F5: the scripts too, now */
+            if (act.reload && app->script && !app->play) {   /* F5: the scripts too, now */
+                script_load(app);
+                if (app->rec) record_tuning(app);
+            }
 #endif
         }
 
@@ -952,6 +970,7 @@ static int run(sb_app *app) {
          * A replay gives the recorded input and frame seconds instead (the live input still
          * drives the sandbox's own actions: help, debug view, screenshots). */
         if (app->play) {
+            if (!replay_events(app)) return 1;
             if (gait_replay_player_next(app->play, app->world, &dt) != GAIT_OK) {
                 fprintf(stderr, "gait-sandbox: --replay %s: %s\n", app->opt.replay,
                         gait_replay_player_last_error(app->play));
@@ -964,7 +983,8 @@ static int run(sb_app *app) {
         }
 
 #ifdef GAIT_SANDBOX_SCRIPT
-        if (app->script) script_poll(app);   /* hot reload: saved files */
+        /* hot reload of saved files (not while replaying: the replay's reloads are its own) */
+        if (app->script && !app->play) script_poll(app);
 #endif
         /* The runtime's share of the frame: the kits (with the Lua layer), the fixed steps and
          * the camera's follow, all inside this call. */
@@ -1169,6 +1189,83 @@ static bool record_start(sb_app *app) {
     signal(SIGINT, on_stop_signal);
     signal(SIGTERM, on_stop_signal);
     return true;
+}
+
+/* What a replay must redo at a frame besides the inputs: a party switch ("party tall_male") or
+ * a tuning reload ("tuning DIR": the files as they were then, copied beside the replay), as the
+ * header's meta pairs "event.N" = "FRAME what" (applied before that frame's inputs). The header
+ * holds GAIT_REPLAY_MAX_META pairs: past that a run's replay cannot match, and it says so. */
+static void record_event(sb_app *app, const char *what) {
+    char key[32], value[256];
+    snprintf(key, sizeof key, "event.%d", app->rec_events + 1);
+    snprintf(value, sizeof value, "%d %s", gait_replay_recorder_frame_count(app->rec), what);
+    if (gait_replay_recorder_set_meta(app->rec, key, value) != GAIT_OK) {
+        fprintf(stderr, "gait-sandbox: --record: cannot note \"%s\" (%s): the replay will not match "
+                        "this run from here on\n", what, gait_replay_recorder_last_error(app->rec));
+        return;
+    }
+    app->rec_events++;
+    printf("record_event %s = %s\n", key, value);
+    fflush(stdout);
+}
+
+#ifdef GAIT_SANDBOX_SCRIPT
+/* The tuning files now in force, copied to RECORD.tuning-N/ beside the replay. */
+static void record_tuning(sb_app *app) {
+    static const char *const files[] = {"locomotion", "stamina", "gates", "traversal", "camera", "anim"};
+    char dir[SB_PATH_MAX + 32], from[SB_PATH_MAX], to[SB_PATH_MAX * 2], rel[64], abs_dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s.tuning-%d", app->opt.record, app->rec_events + 1);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gait-sandbox: --record: %s: %s (the replay will not match)\n", dir, strerror(errno));
+        return;
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(rel, sizeof rel, "scripts/tuning/%s.lua", files[i]);
+        sb_path_join(from, sizeof from, app->opt.root, rel);
+        if (!file_exists(from)) continue;
+        snprintf(to, sizeof to, "%s/%s.lua", dir, files[i]);
+        if (!sb_copy_file(from, to)) {
+            fprintf(stderr, "gait-sandbox: --record: cannot copy %s to %s (the replay will not match)\n", from, to);
+            return;
+        }
+    }
+    char what[PATH_MAX + 16];
+    snprintf(what, sizeof what, "tuning %s", realpath(dir, abs_dir) ? abs_dir : dir);
+    record_event(app, what);
+}
+#endif
+
+/* --replay: the events due at the next frame (party switches, tuning reloads). */
+static bool replay_events(sb_app *app) {
+    int frame = gait_replay_player_frame_index(app->play);
+    for (;;) {
+        char key[32];
+        snprintf(key, sizeof key, "event.%d", app->play_event + 1);
+        const char *ev = gait_replay_player_meta(app->play, key);
+        int at = -1, used = 0;
+        if (!ev || sscanf(ev, "%d %n", &at, &used) != 1 || at > frame) return true;
+        const char *what = ev + used;
+        app->play_event++;
+        if (strncmp(what, "party ", 6) == 0) {
+            int type = gait_body_type_from_name(what + 6);
+            if (type < 0 || gait_character_set_body_type(app->world, app->player, (gait_body_type)type) != GAIT_OK) {
+                fprintf(stderr, "gait-sandbox: --replay: %s: bad party switch \"%s\"\n", key, what);
+                return false;
+            }
+#ifdef GAIT_SANDBOX_SCRIPT
+        } else if (strncmp(what, "tuning ", 7) == 0) {
+            if (!app->script || gait_script_load_tuning(app->script, what + 7) != GAIT_OK) {
+                fprintf(stderr, "gait-sandbox: --replay: %s: the tuning in %s does not load: %s\n", key,
+                        what + 7, app->script ? gait_script_last_error(app->script) : "no Lua layer");
+                return false;
+            }
+#endif
+        } else {
+            fprintf(stderr, "gait-sandbox: --replay: %s: unknown event \"%s\"\n", key, what);
+            return false;
+        }
+        printf("replay_event frame=%d %s\n", frame, what);
+    }
 }
 
 /* Saves the replay and prints the hash `gait replay` must reproduce. */

@@ -355,5 +355,6 @@ void sb_path_join(char *out, size_t cap, const char *dir, const char *file);
 void sb_path_dir(char *out, size_t cap, const char *path);
 /* The whole file as a NUL-terminated string (malloc'd), or NULL. */
 char *sb_read_file(const char *path, size_t *out_len);
+bool sb_copy_file(const char *from, const char *to);
 
 #endif

@@ -32,3 +32,14 @@ char *sb_read_file(const char *path, size_t *out_len) {
     }
     return buf;
 }
+
+bool sb_copy_file(const char *from, const char *to) {
+    size_t n = 0;
+    char *data = sb_read_file(from, &n);
+    if (!data) return false;
+    FILE *f = fopen(to, "wb");
+    bool ok = f && fwrite(data, 1, n, f) == n;
+    if (f && fclose(f) != 0) ok = false;
+    free(data);
+    return ok;
+}

@@ -100,5 +100,45 @@ echo "$change" | grep -q 'reload_change locomotion.lua: provisional.run_speed 5.
     echo "$change" | grep -q 'medium_female.*own run_speed = 7.*wins'
 check "provisional-edit-says-which-block-wins" $? "($(echo "$change" | tr '\n' '|'))"
 
+# A recording holds the party switches and tuning reloads made while it ran: `gait replay` and
+# `gait-sandbox --replay` reach the recorded state hash.
+cp "$TMP/good.lua" "$LOCO"
+cat >"$TMP/rec-track" <<'EOF2'
+0.1 key w down
+0.8 key 2 tap
+2.6 key space tap
+3.2 key 1 tap
+4.0 key w up
+4.3 quit
+EOF2
+(
+    sleep 1.6
+    sed '/provisional = {/,/}/ s/run_speed = 5.6/run_speed = 8.0/' "$TMP/good.lua" >"$LOCO.new" && mv "$LOCO.new" "$LOCO"
+) &
+timeout 60 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --size 640x360 --fps 90 \
+    --input "$TMP/rec-track" --record "$TMP/run.replay" >"$TMP/rec.log" 2>&1
+wait
+rec=$(grep '^record_done ' "$TMP/rec.log" | tail -n 1)
+h=$(field "$rec" hash)
+ev=$(grep '^record_event ' "$TMP/rec.log" | sed 's/^record_event //' | tr '\n' '|')
+echo "$ev" | grep -q 'party medium_male' && echo "$ev" | grep -q 'tuning ' && echo "$ev" | grep -q 'party medium_female' &&
+    grep -q '^reload_change locomotion.lua: provisional.run_speed 5.6 → 8' "$TMP/rec.log"
+check "record-notes-party-and-reload" $? "($ev)"
+cp "$TMP/good.lua" "$LOCO"   # the files as they were when recording started
+hc=$("$BUILD/gait" replay "$TMP/run.replay" --root "$TMP/root" 2>"$TMP/replay.err" | awk '/^state hash: / { print $3 }')
+[ -n "$h" ] && [ "$hc" = "$h" ]
+check "gait-replay-with-events-same-hash" $? "(recorded ${h:-none}, gait replay ${hc:-none: $(head -n 2 "$TMP/replay.err" | tr '\n' ' ')})"
+timeout 60 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --size 640x360 --fps 0 \
+    --replay "$TMP/run.replay" >"$TMP/sbreplay.log" 2>&1
+hs=$(field "$(grep '^replay_done ' "$TMP/sbreplay.log" | tail -n 1)" hash)
+[ -n "$h" ] && [ "$hs" = "$h" ] && [ "$(grep -c '^replay_event ' "$TMP/sbreplay.log")" -ge 3 ]
+check "sandbox-replay-with-events-same-hash" $? "(recorded ${h:-none}, sandbox ${hs:-none}, $(grep -c '^replay_event ' "$TMP/sbreplay.log") events)"
+# Without the events (the header's event lines dropped) the same file does not reach that hash:
+# the events are what makes it match.
+grep -v '^meta event\.' "$TMP/run.replay" >"$TMP/noevents.replay"
+hn=$("$BUILD/gait" replay "$TMP/noevents.replay" --root "$TMP/root" 2>/dev/null | awk '/^state hash: / { print $3 }')
+[ -n "$hn" ] && [ "$hn" != "$h" ]
+check "events-matter" $? "(without them: ${hn:-none})"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
