@@ -11,6 +11,7 @@
 #define GAIT_ANIM_H
 
 #include "gait/locomotion.h"
+#include "gait/schema.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,8 @@ typedef struct gait_anim {
 } gait_anim;
 
 gait_anim_def gait_default_anim_def(void);
+/* The def's numbers: unit, range, default, source (gait/schema.h). */
+const gait_schema *gait_anim_schema(void);
 gait_status gait_anim_init(gait_anim *anim, const gait_anim_def *def);
 gait_status gait_anim_set_def(gait_anim *anim, const gait_anim_def *def);
 /* Map a state to a clip name (NULL or "" removes it). Names longer than 47 bytes are refused. */

@@ -8,6 +8,7 @@
 #define GAIT_CAMERA_H
 
 #include "gait/collide.h"
+#include "gait/schema.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,8 @@ typedef struct gait_camera {
 } gait_camera;
 
 gait_camera_def gait_default_camera_def(void);
+/* The def's numbers: unit, range, default, source (gait/schema.h). */
+const gait_schema *gait_camera_schema(void);
 /* Validates the def (finite, ordered ranges); INVALID_ARGUMENT and nothing written otherwise. */
 gait_status gait_camera_init(gait_camera *camera, const gait_camera_def *def);
 /* Replaces the settings, keeping yaw and the current follow (for hot-reloaded tuning). */

@@ -7,6 +7,7 @@
 #ifndef GAIT_LOCOMOTION_H
 #define GAIT_LOCOMOTION_H
 
+#include "gait/schema.h"
 #include "gait/types.h"
 #include "gait/input.h"
 
@@ -102,6 +103,9 @@ typedef struct gait_locomotion {
 
 gait_stamina_costs gait_default_stamina_costs(void);
 gait_locomotion gait_default_locomotion(void);
+/* Every number's unit, range, default, source and tuning file (gait/schema.h); the costs are
+ * the group "costs". gait_locomotion_validate checks against it. */
+const gait_schema *gait_locomotion_schema(void);
 /* Checks every number (finite, in range); on failure writes "field: reason" to err. */
 gait_status gait_locomotion_validate(const gait_locomotion *numbers, char *err, size_t err_cap);
 

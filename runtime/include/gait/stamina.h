@@ -7,17 +7,20 @@
 #define GAIT_STAMINA_H
 
 #include "gait/locomotion.h"
+#include "gait/schema.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Units, ranges, defaults and sources: gait_stamina_schema(). */
 typedef struct gait_stamina_def {
-    double max;                 /* default 100 (the game reaches 240 with statues); range (0, 1e6] */
-    double start;               /* stamina at create, default = max; range [0, max] */
-    double refill_rate;         /* per s, default 25 (wiki) */
-    double refill_delay;        /* s without a cost before the refill starts, default 1.5 (wiki) */
-    double multiplier;          /* consumption multiplier, default 1; range [0, 100] */
+    double max;                 /* default 100 (the game reaches 240 with statues); (0, 1e6] */
+    double start;               /* stamina at create, at most max; below 0 (the default): full */
+    double refill_rate;         /* stamina/s, default 25 (wiki); [0, 10000] */
+    double refill_delay;        /* s without a cost before the refill starts, default 1.5 (wiki);
+                                   [0, 60] */
+    double multiplier;          /* consumption multiplier, default 1; [0, 100] */
 } gait_stamina_def;
 
 typedef struct gait_stamina {
@@ -31,6 +34,8 @@ typedef struct gait_stamina {
 } gait_stamina;
 
 gait_stamina_def gait_default_stamina_def(void);
+/* The def's schema: every number's unit, range, default and source (gait/schema.h). */
+const gait_schema *gait_stamina_schema(void);
 gait_status gait_stamina_init(gait_stamina *pool, const gait_stamina_def *def);
 
 /* amount * multiplier <= value. */
@@ -41,6 +46,9 @@ gait_status gait_stamina_spend(gait_stamina *pool, double amount);
 /* Sets the maximum (value is clamped to it). */
 gait_status gait_stamina_set_max(gait_stamina *pool, double max);
 gait_status gait_stamina_set_multiplier(gait_stamina *pool, double multiplier);
+/* Sets the refill (stamina.lua's refill_rate, refill_delay); the value and the rest since the last
+ * cost are kept. INVALID_ARGUMENT (nothing set) outside the schema's ranges. */
+gait_status gait_stamina_set_refill(gait_stamina *pool, double rate, double delay);
 
 /* One fixed step of dt seconds in state `to` (entered from `from`; from == to when it did not
  * change): takes the costs of starting `to` (dash, climb jump, swim dash, first stroke), the

@@ -18,6 +18,7 @@
 #define GAIT_TRAVERSE_H
 
 #include "gait/collide.h"
+#include "gait/schema.h"
 #include "gait/world.h"
 
 #ifdef __cplusplus
@@ -122,8 +123,11 @@ typedef struct gait_traverse_table {
     double climb_over_height;      /* m: a climbing body mantles over a ledge this close above */
 } gait_traverse_table;
 
-/* The defaults (documented with their sources in traverse.c and scripts/tuning/traversal.lua). */
+/* The defaults (their sources in gait_traverse_table_schema() and scripts/tuning/traversal.lua). */
 gait_traverse_table gait_default_traverse_table(void);
+/* The table's numbers and a row's numbers: unit, range, default, source (gait/schema.h). */
+const gait_schema *gait_traverse_table_schema(void);
+const gait_schema *gait_traverse_action_schema(void);
 /* Every number finite and in range, rows well formed; on failure "field: reason" in err. */
 gait_status gait_traverse_table_validate(const gait_traverse_table *table, char *err,
                                          size_t err_cap);

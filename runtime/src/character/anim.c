@@ -4,6 +4,7 @@
 #include "gait/anim.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
@@ -23,20 +24,30 @@ int gait_anim_state_from_name(const char *name) {
     return -1;
 }
 
+#define GG "gg-engine's CharacterAnimationController"
+#define AF(n, def, unit, src, doc) \
+    {#n, "", offsetof(gait_anim_def, n), 0, 10, false, def, unit, "anim.lua", src, doc}
+static const gait_schema_field fields[] = {
+    AF(crossfade_seconds, 0.2, "s", GG, "each switch fades over"),
+    AF(movement_epsilon, 0.01, "m/s", GG, "horizontal speed below which the body is idle"),
+    AF(grounded_transition_delay, 0.15, "s", "provisional",
+       "a new grounded reading must hold before the state follows it; 0 disables"),
+    AF(land_seconds, 0.2, "s", "provisional", "the land state plays after touching down"),
+};
+#undef AF
+static const gait_schema schema = {"anim", "gait_anim_def", fields,
+                                   (int)(sizeof fields / sizeof fields[0])};
+
+const gait_schema *gait_anim_schema(void) { return &schema; }
+
 gait_anim_def gait_default_anim_def(void) {
     gait_anim_def d;
-    d.crossfade_seconds = 0.2;
-    d.movement_epsilon = 0.01;
-    d.grounded_transition_delay = 0.15;
-    d.land_seconds = 0.2;
+    gait_schema_defaults(&schema, &d);
     return d;
 }
 
 static bool def_valid(const gait_anim_def *d) {
-    return d && d->crossfade_seconds >= 0 && d->crossfade_seconds <= 10 &&
-           d->movement_epsilon >= 0 && d->movement_epsilon <= 10 &&
-           d->grounded_transition_delay >= 0 && d->grounded_transition_delay <= 10 &&
-           d->land_seconds >= 0 && d->land_seconds <= 10;
+    return d && gait_schema_check(&schema, d, NULL, 0) == GAIT_OK;
 }
 
 gait_status gait_anim_init(gait_anim *a, const gait_anim_def *d) {

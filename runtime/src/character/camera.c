@@ -2,36 +2,45 @@
 #include "gait/camera.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "core/vec.h"
 
+/* Every default is provisional: chosen to frame a 1.7 m body the way the game's default camera
+ * roughly does, not measured. */
+#define PROV "provisional"
+#define CF(n, lo, hi, def, unit, doc) \
+    {#n, "", offsetof(gait_camera_def, n), lo, hi, false, def, unit, "camera.lua", PROV, doc}
+static const gait_schema_field fields[] = {
+    CF(distance, 0.1, 1000, 4.5, "m", "the arm's length at start (zoom), in [min, max]"),
+    CF(min_distance, 0.1, 1000, 1.0, "m", "the closest zoom; above probe_radius"),
+    CF(max_distance, 0.1, 1000, 12.0, "m", "the farthest zoom"),
+    CF(pitch, -1.55, 1.55, -0.25, "rad", "at start, + looks up, in [min, max]"),
+    CF(min_pitch, -1.55, 1.55, -1.30, "rad", "looking down at most"),
+    CF(max_pitch, -1.55, 1.55, 1.0, "rad", "looking up at most"),
+    CF(pivot_height, -10, 10, 1.5, "m", "above the feet the arm hangs from (the body's axis)"),
+    CF(probe_radius, 0.01, 5, 0.2, "m", "the sphere cast along the arm"),
+    CF(follow_seconds, 0, 10, 0.08, "s", "the pivot's smoothing time constant (0: rigid)"),
+    CF(ease_out_seconds, 0, 10, 0.4, "s", "to ease back to full length once clear"),
+};
+#undef CF
+static const gait_schema schema = {"camera", "gait_camera_def", fields,
+                                   (int)(sizeof fields / sizeof fields[0])};
+
+const gait_schema *gait_camera_schema(void) { return &schema; }
+
 gait_camera_def gait_default_camera_def(void) {
     gait_camera_def d;
-    d.distance = 4.5;
-    d.min_distance = 1.0;
-    d.max_distance = 12.0;
-    d.pitch = -0.25;
-    d.min_pitch = -1.30;
-    d.max_pitch = 1.0;
-    d.pivot_height = 1.5;
-    d.probe_radius = 0.2;
-    d.follow_seconds = 0.08;
-    d.ease_out_seconds = 0.4;
+    gait_schema_defaults(&schema, &d);
     return d;
 }
 
+/* The schema's ranges, then the order the ranges must keep. */
 static bool def_valid(const gait_camera_def *d) {
-    if (!d) return false;
-    const double v[] = {d->distance, d->min_distance, d->max_distance, d->pitch, d->min_pitch,
-                        d->max_pitch, d->pivot_height, d->probe_radius, d->follow_seconds,
-                        d->ease_out_seconds};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        if (!isfinite(v[i])) return false;
-    return d->probe_radius > 0 && d->min_distance > d->probe_radius &&
-           d->min_distance <= d->max_distance && d->distance >= d->min_distance &&
-           d->distance <= d->max_distance && d->min_pitch >= -1.55 && d->max_pitch <= 1.55 &&
-           d->min_pitch <= d->max_pitch && d->pitch >= d->min_pitch && d->pitch <= d->max_pitch &&
-           d->follow_seconds >= 0 && d->ease_out_seconds >= 0 && d->max_distance <= 1000;
+    if (!d || gait_schema_check(&schema, d, NULL, 0) != GAIT_OK) return false;
+    return d->min_distance > d->probe_radius && d->min_distance <= d->max_distance &&
+           d->distance >= d->min_distance && d->distance <= d->max_distance &&
+           d->min_pitch <= d->max_pitch && d->pitch >= d->min_pitch && d->pitch <= d->max_pitch;
 }
 
 gait_status gait_camera_init(gait_camera *c, const gait_camera_def *d) {

@@ -2,6 +2,7 @@
 #include "gait/locomotion.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,96 +35,97 @@ bool gait_state_in_water(gait_state s) {
 }
 bool gait_state_on_wall(gait_state s) { return s == GAIT_STATE_CLIMB || s == GAIT_STATE_CLIMB_JUMP; }
 
-gait_stamina_costs gait_default_stamina_costs(void) {
-    gait_stamina_costs c;
-    /* Genshin Impact Wiki, "Stamina": dash 18, sprint 18/s, climb jump 25, glide 3/s (approx.),
-     * swim 4 a stroke, swim dash 2 + 10.2/s, 5 needed to start a climb. */
-    c.dash = 18;
-    c.sprint_per_s = 18;
-    c.climb_per_s = 6;            /* provisional: the wiki leaves the climb's rate unknown */
-    c.climb_start_min = 5;
-    c.climb_jump = 25;
-    c.glide_per_s = 3;
-    c.swim_stroke = 4;
-    c.swim_stroke_seconds = 1.0;  /* provisional: the stroke's period is not on the wiki */
-    c.swim_dash_start = 2;
-    c.swim_dash_per_s = 10.2;
-    return c;
-}
+/* ---- the numbers' schema ------------------------------------------------------------------ */
+
+/* Sources: "provisional" = chosen to feel right, awaiting a measurement against the game; WIKI =
+ * Genshin Impact Wiki, "Stamina". Every body type moves by these defaults until it is measured
+ * (scripts/tuning/locomotion.lua). */
+#define PROV "provisional"
+#define WIKI "Genshin Impact Wiki, Stamina"
+#define LOC "locomotion.lua"
+#define GATES "gates.lua"
+#define F(n, lo, hi, def, unit, file, src, doc) \
+    {#n, "", offsetof(gait_locomotion, n), lo, hi, false, def, unit, file, src, doc}
+#define FC(n, lo, hi, def, unit, src, doc)                                                      \
+    {#n, "costs", offsetof(gait_locomotion, costs) + offsetof(gait_stamina_costs, n), lo, hi,  \
+     false, def, unit, "stamina.lua", src, doc}
+static const gait_schema_field fields[] = {
+    F(walk_speed, 0.1, 20, 1.9, "m/s", LOC, PROV, "walking (walk switch on, or the stick part way)"),
+    F(run_speed, 0.1, 30, 5.6, "m/s", LOC, PROV, "running"),
+    F(sprint_speed, 0.1, 40, 8.0, "m/s", LOC, PROV, "sprinting (sprint held after a dash)"),
+    F(dash_speed, 0.1, 60, 11.0, "m/s", LOC, PROV, "dashing"),
+    F(dash_seconds, 0.01, 5, 0.35, "s", LOC, PROV, "a dash lasts"),
+    F(jump_height, 0.05, 20, 1.2, "m", LOC, PROV, "the feet rise at a jump's apex"),
+    F(gravity, 0.1, 100, 20.0, "m/s^2", LOC, PROV " (the game falls faster than 9.81)",
+      "downward acceleration in the air"),
+    F(air_control, 0, 200, 8.0, "m/s^2", LOC, PROV, "horizontal steering in the air"),
+    F(glide_speed, 0.1, 50, 7.5, "m/s", LOC, PROV, "horizontal under the glider"),
+    F(glide_sink, 0.01, 50, 1.8, "m/s", LOC, PROV, "downward under the glider"),
+    F(plunge_speed, 1, 200, 30.0, "m/s", LOC, PROV, "downward in a plunge"),
+    F(max_fall_speed, 1, 500, 50.0, "m/s", LOC, PROV, "terminal falling speed"),
+    F(climb_speed, 0.05, 20, 1.6, "m/s", LOC, PROV, "on a wall"),
+    F(climb_jump_height, 0.05, 20, 2.0, "m", LOC, PROV, "a climb jump rises"),
+    F(climb_jump_seconds, 0.01, 5, 0.45, "s", LOC, PROV, "a climb jump lasts"),
+    F(swim_speed, 0.05, 20, 2.3, "m/s", LOC, PROV, "swimming"),
+    F(swim_dash_speed, 0.05, 40, 4.6, "m/s", LOC, PROV, "a swim dash"),
+    F(drown_seconds, 0, 30, 2.0, "s", LOC, PROV, "drowning lasts before the return"),
+    F(step_height, 0, 2, 0.3, "m", LOC, PROV,
+      "the feet follow up or down without leaving the ground"),
+    F(max_walk_slope, 0.01, 1.5, 45.0 * M_PI / 180.0, "rad", LOC, PROV " (45 deg)",
+      "steepest walkable slope"),
+    F(wading_depth, 0.05, 5, 1.2, "m", LOC, PROV,
+      "water stood in before the body swims; it floats with its feet this deep"),
+    F(glider_min_height, 0, 100, 2.5, "m", LOC, PROV,
+      "above the ground needed to open the glider or plunge"),
+    F(capsule_radius, 0.05, 2, 0.3, "m", LOC, PROV, "the body's capsule"),
+    F(capsule_height, 0.2, 10, 1.7, "m", LOC, PROV, "feet to top, at least twice the radius"),
+    F(crouch_height, 0.1, 10, 0.8, "m", LOC, PROV " (about half standing; fits a 0.9 m vent)",
+      "the crouched capsule, at least twice the radius"),
+    F(crouch_speed, 0.05, 20, 1.5, "m/s", LOC, PROV, "crouched"),
+    F(fall_catch_seconds, 0, 5, 0.3, "s", GATES, PROV,
+      "a fall lasts before it catches a wall (a drop is not re-caught at once)"),
+    F(walk_stick_threshold, 0, 1, 0.5, "stick length", GATES, PROV, "below it a move walks"),
+    F(move_epsilon, 0, 0.5, 0.01, "stick length", GATES, PROV, "below it there is no move"),
+    F(swim_exit_margin, 0, 1, 0.05, "m", GATES, PROV,
+      "swimming ends where the water is this much shallower than wading_depth"),
+    FC(dash, 0, 1000, 18, "stamina", WIKI, "taken as a dash starts"),
+    FC(sprint_per_s, 0, 1000, 18, "stamina/s", WIKI, "while sprinting"),
+    FC(climb_per_s, 0, 1000, 6, "stamina/s", PROV " (the wiki leaves it unknown)",
+       "while the body moves on a wall"),
+    FC(climb_start_min, 0, 1000, 5, "stamina", WIKI, "needed to start a climb from the ground"),
+    FC(climb_jump, 0, 1000, 25, "stamina", WIKI, "taken as a climb jump starts"),
+    FC(glide_per_s, 0, 1000, 3, "stamina/s", WIKI " (an approximation)", "under the glider"),
+    FC(swim_stroke, 0, 1000, 4, "stamina", WIKI,
+       "a stroke: one as a swim starts, one each stroke on"),
+    FC(swim_stroke_seconds, 0.05, 60, 1.0, "s", PROV " (the wiki leaves it unknown)",
+       "between strokes, moving or treading water"),
+    FC(swim_dash_start, 0, 1000, 2, "stamina", WIKI, "taken as a swim dash starts"),
+    FC(swim_dash_per_s, 0, 1000, 10.2, "stamina/s", WIKI, "while a swim dash moves"),
+};
+#undef F
+#undef FC
+
+static const gait_schema schema = {"locomotion", "gait_locomotion", fields,
+                                   (int)(sizeof fields / sizeof fields[0])};
+
+const gait_schema *gait_locomotion_schema(void) { return &schema; }
 
 gait_locomotion gait_default_locomotion(void) {
-    /* Provisional numbers (SPEC §6): every body type moves by these until it is measured. */
     gait_locomotion n;
     memset(&n, 0, sizeof n);
-    n.walk_speed = 1.9;
-    n.run_speed = 5.6;
-    n.sprint_speed = 8.0;
-    n.dash_speed = 11.0;
-    n.dash_seconds = 0.35;
-    n.jump_height = 1.2;
-    n.gravity = 20.0;
-    n.air_control = 8.0;
-    n.glide_speed = 7.5;
-    n.glide_sink = 1.8;
-    n.plunge_speed = 30.0;
-    n.max_fall_speed = 50.0;
-    n.climb_speed = 1.6;
-    n.climb_jump_height = 2.0;
-    n.climb_jump_seconds = 0.45;
-    n.swim_speed = 2.3;
-    n.swim_dash_speed = 4.6;
-    n.drown_seconds = 2.0;
-    n.step_height = 0.3;
-    n.max_walk_slope = 45.0 * M_PI / 180.0;
-    n.wading_depth = 1.2;
-    n.glider_min_height = 2.5;
-    n.capsule_radius = 0.3;
-    n.capsule_height = 1.7;
-    n.crouch_height = 0.8;
-    n.crouch_speed = 1.5;
-    n.fall_catch_seconds = 0.3;
-    n.walk_stick_threshold = 0.5;
-    n.move_epsilon = 0.01;
-    n.swim_exit_margin = 0.05;
-    n.costs = gait_default_stamina_costs();
+    gait_schema_defaults(&schema, &n);
     return n;
 }
 
-/* Each field with its valid range; the validator and the error messages read this table. */
-typedef struct range_entry { const char *name; size_t offset; double lo, hi; } range_entry;
-#define R(field, lo, hi) {#field, offsetof(gait_locomotion, field), lo, hi}
-#define RC(field, lo, hi) {"costs." #field, offsetof(gait_locomotion, costs) + offsetof(gait_stamina_costs, field), lo, hi}
-static const range_entry ranges[] = {
-    R(walk_speed, 0, 100), R(run_speed, 0, 100), R(sprint_speed, 0, 100), R(dash_speed, 0, 200),
-    R(dash_seconds, 0, 10), R(jump_height, 0, 100), R(gravity, 0.01, 1000), R(air_control, 0, 1000),
-    R(glide_speed, 0, 100), R(glide_sink, 0, 100), R(plunge_speed, 0, 500),
-    R(max_fall_speed, 0.01, 1000), R(climb_speed, 0, 100), R(climb_jump_height, 0, 100),
-    R(climb_jump_seconds, 0, 10), R(swim_speed, 0, 100), R(swim_dash_speed, 0, 100),
-    R(drown_seconds, 0, 60), R(step_height, 0, 5), R(max_walk_slope, 0.01, 1.5),
-    R(wading_depth, 0, 10), R(glider_min_height, 0, 1000), R(capsule_radius, 0.01, 10),
-    R(capsule_height, 0.02, 50), R(crouch_height, 0.02, 50), R(crouch_speed, 0, 100),
-    R(fall_catch_seconds, 0, 10), R(walk_stick_threshold, 0, 1), R(move_epsilon, 0, 0.5),
-    R(swim_exit_margin, 0, 5),
-    RC(dash, 0, 1e6), RC(sprint_per_s, 0, 1e6), RC(climb_per_s, 0, 1e6), RC(climb_start_min, 0, 1e6),
-    RC(climb_jump, 0, 1e6), RC(glide_per_s, 0, 1e6), RC(swim_stroke, 0, 1e6),
-    RC(swim_stroke_seconds, 0.01, 60), RC(swim_dash_start, 0, 1e6), RC(swim_dash_per_s, 0, 1e6),
-};
+gait_stamina_costs gait_default_stamina_costs(void) { return gait_default_locomotion().costs; }
 
 gait_status gait_locomotion_validate(const gait_locomotion *n, char *err, size_t cap) {
     if (!n) {
         if (err && cap) snprintf(err, cap, "numbers are NULL");
         return GAIT_ERR_INVALID_ARGUMENT;
     }
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-        double v;
-        memcpy(&v, (const char *)n + ranges[i].offset, sizeof v);
-        if (!(v >= ranges[i].lo && v <= ranges[i].hi)) {
-            if (err && cap)
-                snprintf(err, cap, "%s = %g is not in [%g, %g]", ranges[i].name, v, ranges[i].lo,
-                         ranges[i].hi);
-            return GAIT_ERR_INVALID_ARGUMENT;
-        }
-    }
+    gait_status s = gait_schema_check(&schema, n, err, cap);
+    if (s != GAIT_OK) return s;
     if (n->capsule_height < 2 * n->capsule_radius || n->crouch_height < 2 * n->capsule_radius) {
         if (err && cap)
             snprintf(err, cap, "capsule_height %g and crouch_height %g must be at least twice "

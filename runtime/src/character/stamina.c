@@ -2,22 +2,39 @@
 #include "gait/stamina.h"
 
 #include <math.h>
+#include <stddef.h>
+
+#define WIKI "Genshin Impact Wiki, Stamina"
+#define D(n, lo, hi, open, def, unit, file, src, doc) \
+    {#n, "", offsetof(gait_stamina_def, n), lo, hi, open, def, unit, file, src, doc}
+static const gait_schema_field fields[] = {
+    D(max, 0, 1e6, true, 100, "stamina", "", WIKI " (the game reaches 240 with every statue)",
+      "the pool's size"),
+    D(start, -INFINITY, 1e6, false, -1, "stamina", "", "full",
+      "stamina at create, at most max; below 0 starts full"),
+    D(refill_rate, 0, 10000, false, 25, "stamina/s", "stamina.lua", WIKI,
+      "refill once refill_delay has passed with no cost"),
+    D(refill_delay, 0, 60, false, 1.5, "s", "stamina.lua", WIKI,
+      "with no cost before the refill starts"),
+    D(multiplier, 0, 100, false, 1, "x", "", "the game's default",
+      "consumption multiplier: every cost and threshold is multiplied by it"),
+};
+#undef D
+static const gait_schema schema = {"stamina", "gait_stamina_def", fields,
+                                   (int)(sizeof fields / sizeof fields[0])};
+enum { F_MAX, F_START, F_RATE, F_DELAY, F_MULTIPLIER };
+
+const gait_schema *gait_stamina_schema(void) { return &schema; }
 
 gait_stamina_def gait_default_stamina_def(void) {
     gait_stamina_def d;
-    d.max = 100;            /* wiki: the pool starts at 100 (240 with every statue) */
-    d.start = -1;           /* below 0: start full */
-    d.refill_rate = 25;     /* wiki: 25 per second */
-    d.refill_delay = 1.5;   /* wiki: after 1.5 s without a cost */
-    d.multiplier = 1;
+    gait_schema_defaults(&schema, &d);
     return d;
 }
 
 gait_status gait_stamina_init(gait_stamina *p, const gait_stamina_def *d) {
     if (!p || !d) return GAIT_ERR_INVALID_ARGUMENT;
-    if (!(d->max > 0 && d->max <= 1e6) || !(d->refill_rate >= 0 && d->refill_rate <= 1e6) ||
-        !(d->refill_delay >= 0 && d->refill_delay <= 3600) ||
-        !(d->multiplier >= 0 && d->multiplier <= 100) || isnan(d->start) || d->start > d->max)
+    if (gait_schema_check(&schema, d, NULL, 0) != GAIT_OK || d->start > d->max)
         return GAIT_ERR_INVALID_ARGUMENT;
     p->max = d->max;
     p->value = d->start < 0 ? d->max : d->start;
@@ -47,15 +64,24 @@ gait_status gait_stamina_spend(gait_stamina *p, double amount) {
 }
 
 gait_status gait_stamina_set_max(gait_stamina *p, double max) {
-    if (!p || !(max > 0 && max <= 1e6)) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!p || !gait_schema_valid(&fields[F_MAX], max)) return GAIT_ERR_INVALID_ARGUMENT;
     p->max = max;
     if (p->value > max) p->value = max;
     return GAIT_OK;
 }
 
 gait_status gait_stamina_set_multiplier(gait_stamina *p, double m) {
-    if (!p || !(m >= 0 && m <= 100)) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!p || !gait_schema_valid(&fields[F_MULTIPLIER], m)) return GAIT_ERR_INVALID_ARGUMENT;
     p->multiplier = m;
+    return GAIT_OK;
+}
+
+gait_status gait_stamina_set_refill(gait_stamina *p, double rate, double delay) {
+    if (!p || !gait_schema_valid(&fields[F_RATE], rate) ||
+        !gait_schema_valid(&fields[F_DELAY], delay))
+        return GAIT_ERR_INVALID_ARGUMENT;
+    p->refill_rate = rate;
+    p->refill_delay = delay;
     return GAIT_OK;
 }
 

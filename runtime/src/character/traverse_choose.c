@@ -4,6 +4,7 @@
 #include "traverse_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,10 +48,64 @@ static gait_traverse_action_def row(gait_traverse_kind k, double h0, double h1, 
     return a;
 }
 
-/* Bands: GASP's traversal chooser (Epic Games, Game Animation Sample Project, 5.4), converted
- * from cm: vault and hurdle up to 125 cm high and 60 cm deep, mantles up to 275 cm, the low/high
- * mantle split at 125 cm. The 0.5 m floor of every band, the hurdle's 3.5 m/s, the speeds and
- * the rest are provisional (scripts/tuning/traversal.lua says the same per number). */
+/* ---- the schemas -------------------------------------------------------------------------- */
+
+/* Sources: GASP = Epic Games, Game Animation Sample Project (UE 5.4): its traversal chooser's
+ * bands and forward trace, converted from cm (vault and hurdle up to 125 cm high and 60 cm deep,
+ * mantles up to 275 cm split low/high at 125 cm, the trace 75 cm at rest to 350 cm at 500 cm/s).
+ * "provisional" = chosen to feel right, awaiting a measurement against the game. */
+#define PROV "provisional"
+#define GASP "GASP 5.4"
+#define TF(n, lo, hi, def, unit, src, doc) \
+    {#n, "", offsetof(gait_traverse_table, n), lo, hi, false, def, unit, "traversal.lua", src, doc}
+static const gait_schema_field table_fields[] = {
+    TF(cooldown, 0, 10, 0.15, "s", PROV, "after an action before a chained one may start"),
+    TF(reach_min, 0.05, 20, 0.75, "m", GASP " (75 cm)", "the forward sweep reaches at rest"),
+    TF(reach_max, 0.05, 20, 3.5, "m", GASP " (350 cm)",
+       "it reaches at reach_speed; at least reach_min"),
+    TF(reach_speed, 0.01, 100, 5.0, "m/s", GASP " (500 cm/s)", "the speed of the greatest reach"),
+    TF(grab_margin, 0, 5, 0.35, "m", PROV " (the body's half width: radius 0.3 + 5 cm)",
+       "the grab point keeps from the ledge segment's ends"),
+    TF(max_ledge_slope, 0, 1.5, 0.5236, "rad", PROV " (30 deg)", "a steeper top is no ledge"),
+    TF(max_drop, 0, 100, 3.0, "m", PROV, "below the feet a floor behind may lie"),
+    TF(corridor_floor_margin, 0, 10, 0.5, "m", PROV,
+       "past the floor behind's read point a vault may land"),
+    TF(corridor_flight_margin, 0, 20, 1.5, "m", PROV,
+       "past the back face a vault into the air may fly"),
+    TF(corridor_mantle, 0.05, 10, 0.5, "m", PROV " (half a metre and stop)",
+       "past the front face a mantle onto something thick may go"),
+    TF(climb_over_height, 0, 10, 1.2, "m", PROV,
+       "a climbing body mantles over a ledge this close above its feet"),
+};
+#undef TF
+static const gait_schema table_schema = {"traversal", "gait_traverse_table", table_fields,
+                                         (int)(sizeof table_fields / sizeof table_fields[0])};
+
+/* A row's numbers; the default is what a row of traversal.lua that leaves the key out gets. */
+#define AF(n, lo, hi, def, unit, src, doc)                                                     \
+    {#n, "", offsetof(gait_traverse_action_def, n), lo, hi, false, def, unit, "traversal.lua", \
+     src, doc}
+static const gait_schema_field action_fields[] = {
+    AF(min_height, 0, 20, 0, "m", GASP, "the ledge above the feet, from"),
+    AF(max_height, 0, 20, 0, "m", GASP, "... to (at least min_height)"),
+    AF(min_depth, 0, 20, 0, "m", GASP, "the obstacle's depth, from"),
+    AF(max_depth, 0, INFINITY, INFINITY, "m (math.huge: thick)", GASP,
+       "... to (at least min_depth; a thick obstacle's depth counts as infinite)"),
+    AF(min_speed, 0, 1000, 0, "m/s", PROV, "horizontal as the action would start, from"),
+    AF(max_speed, 0, 1000, 1000, "m/s", PROV, "... to (at least min_speed)"),
+    AF(rise_speed, 0.05, 50, 2.5, "m/s", PROV, "up the face (the path's own speed, no play rate)"),
+    AF(cross_speed, 0.05, 50, 2.5, "m/s", PROV, "forward over the ledge"),
+};
+#undef AF
+static const gait_schema action_schema = {"traversal_action", "gait_traverse_action_def",
+                                          action_fields,
+                                          (int)(sizeof action_fields / sizeof action_fields[0])};
+
+const gait_schema *gait_traverse_table_schema(void) { return &table_schema; }
+const gait_schema *gait_traverse_action_schema(void) { return &action_schema; }
+
+/* The default rows (bands: GASP; the 0.5 m floor of every band, the hurdle's 3.5 m/s and the
+ * speeds: provisional; scripts/tuning/traversal.lua says the same per number). */
 gait_traverse_table gait_default_traverse_table(void) {
     gait_traverse_table t;
     memset(&t, 0, sizeof t);
@@ -59,64 +114,54 @@ gait_traverse_table gait_default_traverse_table(void) {
     t.actions[2] = row(GAIT_TRAVERSE_MANTLE_LOW, 0.5, 1.25, 0.0, INFINITY, 0.0, 1e3, -1, 2.5, 2.0);
     t.actions[3] = row(GAIT_TRAVERSE_MANTLE_HIGH, 1.25, 2.75, 0.0, INFINITY, 0.0, 1e3, -1, 2.2, 1.6);
     t.count = 4;
-    t.cooldown = 0.15;             /* s, SPEC §8.9 / seeds/003 */
-    t.reach_min = 0.75;            /* m at rest: GASP's forward trace, 75 cm ... */
-    t.reach_max = 3.5;             /* ... to 350 cm ... */
-    t.reach_speed = 5.0;           /* ... at 500 cm/s */
-    t.grab_margin = 0.35;          /* m: about the body's half width (radius 0.3 + 5 cm), provisional */
-    t.max_ledge_slope = 0.5236;    /* rad (30 deg), provisional */
-    t.max_drop = 3.0;              /* m, provisional */
-    t.corridor_floor_margin = 0.5; /* m, provisional ("up to the floor plus a little") */
-    t.corridor_flight_margin = 1.5;/* m, provisional */
-    t.corridor_mantle = 0.5;       /* m: SPEC §8.7 "half a metre and stop" */
-    t.climb_over_height = 1.2;     /* m, provisional */
+    gait_schema_defaults(&table_schema, &t);
     return t;
 }
 
+/* "name = v is below other = w" for a band whose end is below its start. */
+static gait_status below(char *err, size_t cap, const char *prefix, const char *name, double v,
+                         const char *other, double w) {
+    if (err && cap) snprintf(err, cap, "%s%s = %g is below %s = %g", prefix, name, v, other, w);
+    return GAIT_ERR_INVALID_ARGUMENT;
+}
+
 gait_status gait_traverse_table_validate(const gait_traverse_table *t, char *err, size_t cap) {
-#define BAD(...)                                        \
-    do {                                                \
-        if (err && cap) snprintf(err, cap, __VA_ARGS__); \
-        return GAIT_ERR_INVALID_ARGUMENT;               \
-    } while (0)
-#define RANGE(v, lo, hi, name) \
-    if (!((v) >= (lo) && (v) <= (hi))) BAD("%s = %g is not in [%g, %g]", name, (double)(v), (double)(lo), (double)(hi))
-    if (!t) BAD("table is NULL");
-    if (t->count < 0 || t->count > GAIT_TRAVERSE_MAX_ACTIONS)
-        BAD("count = %d is not in [0, %d]", t->count, GAIT_TRAVERSE_MAX_ACTIONS);
-    RANGE(t->cooldown, 0, 10, "cooldown");
-    RANGE(t->reach_min, 0.05, 20, "reach_min");
-    RANGE(t->reach_max, t->reach_min, 20, "reach_max");
-    RANGE(t->reach_speed, 0.01, 100, "reach_speed");
-    RANGE(t->grab_margin, 0, 5, "grab_margin");
-    RANGE(t->max_ledge_slope, 0, 1.5, "max_ledge_slope");
-    RANGE(t->max_drop, 0, 100, "max_drop");
-    RANGE(t->corridor_floor_margin, 0, 10, "corridor_floor_margin");
-    RANGE(t->corridor_flight_margin, 0, 20, "corridor_flight_margin");
-    RANGE(t->corridor_mantle, 0.05, 10, "corridor_mantle");
-    RANGE(t->climb_over_height, 0, 10, "climb_over_height");
+    if (!t) {
+        if (err && cap) snprintf(err, cap, "table is NULL");
+        return GAIT_ERR_INVALID_ARGUMENT;
+    }
+    if (t->count < 0 || t->count > GAIT_TRAVERSE_MAX_ACTIONS) {
+        if (err && cap)
+            snprintf(err, cap, "count = %d is not in [0, %d]", t->count, GAIT_TRAVERSE_MAX_ACTIONS);
+        return GAIT_ERR_INVALID_ARGUMENT;
+    }
+    if (gait_schema_check(&table_schema, t, err, cap) != GAIT_OK) return GAIT_ERR_INVALID_ARGUMENT;
+    if (t->reach_max < t->reach_min)
+        return below(err, cap, "", "reach_max", t->reach_max, "reach_min", t->reach_min);
     for (int i = 0; i < t->count; i++) {
         const gait_traverse_action_def *a = &t->actions[i];
-        char n[48];
-        if (a->kind <= GAIT_TRAVERSE_NONE || a->kind >= GAIT_TRAVERSE_KIND_COUNT)
-            BAD("actions[%d].kind = %d is not an action", i + 1, (int)a->kind);
-#define ARANGE(f, lo, hi)                                   \
-        snprintf(n, sizeof n, "actions[%d].%s", i + 1, #f); \
-        RANGE(a->f, lo, hi, n)
-        ARANGE(min_height, 0, 20);
-        ARANGE(max_height, a->min_height, 20);
-        ARANGE(min_depth, 0, 20);
-        ARANGE(max_depth, a->min_depth, INFINITY);
-        ARANGE(min_speed, 0, 1e3);
-        ARANGE(max_speed, a->min_speed, 1e3);
-        ARANGE(rise_speed, 0.05, 50);
-        ARANGE(cross_speed, 0.05, 50);
-#undef ARANGE
-        if (a->back_floor < -1 || a->back_floor > 1)
-            BAD("actions[%d].back_floor = %d is not -1, 0 or 1", i + 1, a->back_floor);
+        char prefix[24], why[160];
+        snprintf(prefix, sizeof prefix, "actions[%d].", i + 1);
+        if (a->kind <= GAIT_TRAVERSE_NONE || a->kind >= GAIT_TRAVERSE_KIND_COUNT) {
+            if (err && cap) snprintf(err, cap, "%skind = %d is not an action", prefix, (int)a->kind);
+            return GAIT_ERR_INVALID_ARGUMENT;
+        }
+        if (gait_schema_check(&action_schema, a, why, sizeof why) != GAIT_OK) {
+            if (err && cap) snprintf(err, cap, "%s%s", prefix, why);
+            return GAIT_ERR_INVALID_ARGUMENT;
+        }
+        if (a->max_height < a->min_height)
+            return below(err, cap, prefix, "max_height", a->max_height, "min_height", a->min_height);
+        if (a->max_depth < a->min_depth)
+            return below(err, cap, prefix, "max_depth", a->max_depth, "min_depth", a->min_depth);
+        if (a->max_speed < a->min_speed)
+            return below(err, cap, prefix, "max_speed", a->max_speed, "min_speed", a->min_speed);
+        if (a->back_floor < -1 || a->back_floor > 1) {
+            if (err && cap)
+                snprintf(err, cap, "%sback_floor = %d is not -1, 0 or 1", prefix, a->back_floor);
+            return GAIT_ERR_INVALID_ARGUMENT;
+        }
     }
-#undef RANGE
-#undef BAD
     if (err && cap) err[0] = 0;
     return GAIT_OK;
 }

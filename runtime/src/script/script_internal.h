@@ -6,6 +6,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "gait/schema.h"
 #include "gait/script.h"
 #include "character/world_internal.h"
 
@@ -144,15 +145,10 @@ void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
 gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
 
 /* A number field of a tuning struct, for the readers of camera.lua, anim.lua and traversal.lua:
- * its key, where it lands in the struct, its allowed range and unit. */
-typedef struct gait__num_field {
-    const char *name;
-    size_t offset;
-    double lo, hi;
-    const char *unit;
-} gait__num_field;
+ * a row of the struct's schema (gait/schema.h): its key, where it lands, its range and unit. */
+typedef gait_schema_field gait__num_field;
 /* Reads the number at the top of the stack into *out (a double) per f, or writes "path: prefix
- * name: why; allowed [lo, hi] unit" to err and returns false. */
+ * name: why; allowed [min, max] unit" to err and returns false. */
 bool gait__read_number(lua_State *L, const gait__num_field *f, const char *path,
                        const char *prefix, double *out, char *err, size_t cap);
 

@@ -11,19 +11,11 @@
 
 typedef gait__num_field num_field;
 
-#define CF(f, lo, hi, unit) {#f, offsetof(gait_camera_def, f), lo, hi, unit}
-static const num_field camera_fields[] = {
-    CF(distance, 0.1, 1000, "m"),       CF(min_distance, 0.1, 1000, "m"),
-    CF(max_distance, 0.1, 1000, "m"),   CF(pitch, -1.55, 1.55, "rad"),
-    CF(min_pitch, -1.55, 1.55, "rad"),  CF(max_pitch, -1.55, 1.55, "rad"),
-    CF(pivot_height, -10, 10, "m"),     CF(probe_radius, 0.01, 5, "m"),
-    CF(follow_seconds, 0, 10, "s"),     CF(ease_out_seconds, 0, 10, "s"),
-};
-#define AF(f, lo, hi, unit) {#f, offsetof(gait_anim_def, f), lo, hi, unit}
-static const num_field anim_fields[] = {
-    AF(crossfade_seconds, 0, 10, "s"), AF(movement_epsilon, 0, 10, "m/s"),
-    AF(grounded_transition_delay, 0, 10, "s"), AF(land_seconds, 0, 10, "s"),
-};
+/* camera.lua's and anim.lua's numbers: the defs' schemas (camera.c, anim.c), one for C and Lua. */
+#define CAMERA_FIELDS (gait_camera_schema()->fields)
+#define CAMERA_COUNT (gait_camera_schema()->count)
+#define ANIM_FIELDS (gait_anim_schema()->fields)
+#define ANIM_COUNT (gait_anim_schema()->count)
 
 /* Reads the number fields of a table at idx into base (a struct); unknown keys are errors unless
  * `also` names them (sub-tables handled by the caller). */
@@ -69,7 +61,7 @@ static bool read_numbers(lua_State *L, int idx, const num_field *fields, int cou
 bool gait__camera_from_table(lua_State *L, int idx, const char *path, gait_camera_def *out,
                              char *err, size_t cap) {
     gait_camera_def d = gait_default_camera_def();
-    if (!read_numbers(L, idx, camera_fields, (int)(sizeof camera_fields / sizeof camera_fields[0]),
+    if (!read_numbers(L, idx, CAMERA_FIELDS, CAMERA_COUNT,
                       &d, path, NULL, err, cap))
         return false;
     gait_camera probe;
@@ -86,7 +78,7 @@ bool gait__anim_from_table(lua_State *L, int idx, const char *path, gait_anim_de
                            char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX], char *err,
                            size_t cap) {
     gait_anim_def d = gait_default_anim_def();
-    if (!read_numbers(L, idx, anim_fields, (int)(sizeof anim_fields / sizeof anim_fields[0]), &d,
+    if (!read_numbers(L, idx, ANIM_FIELDS, ANIM_COUNT, &d,
                       path, "clips", err, cap))
         return false;
     char map[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX];
@@ -173,10 +165,10 @@ static int l_ch_camera(lua_State *L) {
     lua_pushboolean(L, cam.blocked);
     lua_setfield(L, -2, "blocked");
     lua_createtable(L, 0, 10);
-    for (size_t i = 0; i < sizeof camera_fields / sizeof camera_fields[0]; i++) {
+    for (int i = 0; i < CAMERA_COUNT; i++) {
         double v;
-        memcpy(&v, (const char *)&cam.def + camera_fields[i].offset, sizeof v);
-        set_num(L, camera_fields[i].name, v);
+        memcpy(&v, (const char *)&cam.def + CAMERA_FIELDS[i].offset, sizeof v);
+        set_num(L, CAMERA_FIELDS[i].name, v);
     }
     lua_setfield(L, -2, "settings");
     return 1;
@@ -190,7 +182,7 @@ static int l_ch_set_camera(lua_State *L) {
     gait_character_camera(c->box->world, c->id, &cam);
     gait_camera_def d = cam.def;
     char err[512];
-    if (!read_numbers(L, 2, camera_fields, (int)(sizeof camera_fields / sizeof camera_fields[0]), &d,
+    if (!read_numbers(L, 2, CAMERA_FIELDS, CAMERA_COUNT, &d,
                       "set_camera", NULL, err, sizeof err))
         return luaL_argerror(L, 2, err);
     if (gait_character_set_camera_def(c->box->world, c->id, &d) != GAIT_OK) {

@@ -1,12 +1,13 @@
 /* Tuning as data (SPEC §6), its schema, and the pure modules: gait.tuning, gait.locomotion (the
  * gate function callable with tables), gait.stamina (a pool), gait.clock.
  *
- * The schema lives here, in C, next to the struct it fills: one table row per number gives the
- * struct offset, the allowed range, the unit and the file the number belongs in. It is at once
- * the validator, the mapping onto gait_locomotion and the documentation gait.tuning.schema()
- * returns, so a new field cannot be validated one way and applied another. A host that never
- * ships lua/ still gets the validation. gait_locomotion_validate (locomotion.c) runs afterwards
- * as the last word on cross-field rules (a capsule at least twice its radius tall).
+ * The schema is the struct owner's (gait/schema.h: gait_locomotion_schema() in locomotion.c,
+ * gait_stamina_schema() in stamina.c): one row per number gives the struct offset, the allowed
+ * range, the unit, the default, its source and the file the number belongs in. It is at once
+ * the C validator, the mapping onto the struct and the documentation gait.tuning.schema()
+ * returns, so a number cannot be validated one way and applied another, or checked against one
+ * range here and another in C. gait_locomotion_validate runs afterwards as the last word on
+ * cross-field rules (a capsule at least twice its radius tall).
  *
  * Files (each returns a plain table):
  *   locomotion.lua  { provisional = {...}, medium_female = {...}, ... }: the body-type map. An
@@ -21,6 +22,8 @@
  * line), the key and the allowed range; nothing is applied. */
 #include "script_internal.h"
 
+#include "gait/schema.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -28,61 +31,13 @@
 
 enum { G_BODY = 0, G_GATES, G_COSTS };
 
-typedef struct field {
-    const char *name;
-    size_t offset;       /* into gait_locomotion */
-    double lo, hi;       /* allowed, inclusive */
-    const char *unit;
-    int group;
-} field;
+typedef gait_schema_field field;
 
-#define F(n, lo, hi, unit, g) {#n, offsetof(gait_locomotion, n), lo, hi, unit, g}
-#define FC(n, lo, hi, unit) \
-    {#n, offsetof(gait_locomotion, costs) + offsetof(gait_stamina_costs, n), lo, hi, unit, G_COSTS}
-
-static const field schema[] = {
-    F(walk_speed, 0.1, 20, "m/s", G_BODY),
-    F(run_speed, 0.1, 30, "m/s", G_BODY),
-    F(sprint_speed, 0.1, 40, "m/s", G_BODY),
-    F(dash_speed, 0.1, 60, "m/s", G_BODY),
-    F(dash_seconds, 0.01, 5, "s", G_BODY),
-    F(jump_height, 0.05, 20, "m", G_BODY),
-    F(gravity, 0.1, 100, "m/s^2", G_BODY),
-    F(air_control, 0, 200, "m/s^2", G_BODY),
-    F(glide_speed, 0.1, 50, "m/s", G_BODY),
-    F(glide_sink, 0.01, 50, "m/s", G_BODY),
-    F(plunge_speed, 1, 200, "m/s", G_BODY),
-    F(max_fall_speed, 1, 500, "m/s", G_BODY),
-    F(climb_speed, 0.05, 20, "m/s", G_BODY),
-    F(climb_jump_height, 0.05, 20, "m", G_BODY),
-    F(climb_jump_seconds, 0.01, 5, "s", G_BODY),
-    F(swim_speed, 0.05, 20, "m/s", G_BODY),
-    F(swim_dash_speed, 0.05, 40, "m/s", G_BODY),
-    F(drown_seconds, 0, 30, "s", G_BODY),
-    F(step_height, 0, 2, "m", G_BODY),
-    F(max_walk_slope, 0.01, 1.5, "rad", G_BODY),
-    F(wading_depth, 0.05, 5, "m", G_BODY),
-    F(glider_min_height, 0, 100, "m", G_BODY),
-    F(capsule_radius, 0.05, 2, "m", G_BODY),
-    F(capsule_height, 0.2, 10, "m", G_BODY),
-    F(crouch_height, 0.1, 10, "m", G_BODY),
-    F(crouch_speed, 0.05, 20, "m/s", G_BODY),
-    F(fall_catch_seconds, 0, 5, "s", G_GATES),
-    F(walk_stick_threshold, 0, 1, "stick length", G_GATES),
-    F(move_epsilon, 0, 0.5, "stick length", G_GATES),
-    F(swim_exit_margin, 0, 1, "m", G_GATES),
-    FC(dash, 0, 1000, "stamina"),
-    FC(sprint_per_s, 0, 1000, "stamina/s"),
-    FC(climb_per_s, 0, 1000, "stamina/s"),
-    FC(climb_start_min, 0, 1000, "stamina"),
-    FC(climb_jump, 0, 1000, "stamina"),
-    FC(glide_per_s, 0, 1000, "stamina/s"),
-    FC(swim_stroke, 0, 1000, "stamina"),
-    FC(swim_stroke_seconds, 0.05, 60, "s"),
-    FC(swim_dash_start, 0, 1000, "stamina"),
-    FC(swim_dash_per_s, 0, 1000, "stamina/s"),
-};
-#define SCHEMA_COUNT ((int)(sizeof schema / sizeof schema[0]))
+/* The group a number of gait_locomotion belongs to: its file, or the costs' sub-table. */
+static int group_of(const field *f) {
+    if (f->group[0]) return G_COSTS;
+    return strcmp(f->file, "gates.lua") == 0 ? G_GATES : G_BODY;
+}
 
 static const char *const group_file[] = {"locomotion.lua (a body type's entry)", "gates.lua",
                                          "stamina.lua (costs)"};
@@ -90,14 +45,11 @@ static const char *const tune_names[GAIT__TUNE_FILES] = {"locomotion", "stamina"
                                                          "traversal", "camera", "anim"};
 
 static const field *find_field(const char *name, int group) {
-    for (int i = 0; i < SCHEMA_COUNT; i++)
-        if (strcmp(schema[i].name, name) == 0 && (group < 0 || schema[i].group == group))
-            return &schema[i];
+    const gait_schema *sc = gait_locomotion_schema();
+    for (int i = 0; i < sc->count; i++)
+        if (strcmp(sc->fields[i].name, name) == 0 && (group < 0 || group_of(&sc->fields[i]) == group))
+            return &sc->fields[i];
     return NULL;
-}
-
-static double *slot(gait_locomotion *n, const field *f) {
-    return (double *)(void *)((char *)n + f->offset);
 }
 
 /* The first line of the file holding `key =` (1-based), 0 when not found. */
@@ -172,31 +124,28 @@ static bool read_fields(lua_State *L, int idx, int group, gait_locomotion *out, 
             const field *other = find_field(key, -1);
             if (other)
                 snprintf(err, cap, "%s%s.%s: this number belongs in %s", at, prefix, key,
-                         group_file[other->group]);
+                         group_file[group_of(other)]);
             else
                 snprintf(err, cap, "%s%s.%s: unknown key (see gait.tuning.schema() for the known "
                          "ones)", at, prefix, key);
             lua_pop(L, 2);
             return false;
         }
+        char range[96], why[160];
+        gait_schema_range_text(f, range, sizeof range);
         if (lua_type(L, -1) != LUA_TNUMBER) {
-            snprintf(err, cap, "%s%s.%s: a %s, wanted a number in [%g, %g] %s", at, prefix, key,
-                     luaL_typename(L, -1), f->lo, f->hi, f->unit);
+            snprintf(err, cap, "%s%s.%s: a %s, wanted a number in %s", at, prefix, key,
+                     luaL_typename(L, -1), range);
             lua_pop(L, 2);
             return false;
         }
         double v = lua_tonumber(L, -1);
-        if (!(v >= f->lo && v <= f->hi)) {
-            if (isnan(v))
-                snprintf(err, cap, "%s%s.%s is NaN; allowed [%g, %g] %s", at, prefix, key, f->lo,
-                         f->hi, f->unit);
-            else
-                snprintf(err, cap, "%s%s.%s = %g is %s; allowed [%g, %g] %s", at, prefix, key, v,
-                         isinf(v) ? "infinite" : "out of range", f->lo, f->hi, f->unit);
+        if (gait_schema_check_value(f, v, why, sizeof why) != GAIT_OK) {
+            snprintf(err, cap, "%s%s.%s", at, prefix, why);
             lua_pop(L, 2);
             return false;
         }
-        *slot(out, f) = v;
+        gait_schema_write(f, out, v);
         lua_pop(L, 1);
     }
     return true;
@@ -211,12 +160,12 @@ bool gait__locomotion_from_table(lua_State *L, int idx, gait_locomotion *out, ch
 }
 
 void gait__push_locomotion(lua_State *L, const gait_locomotion *n) {
-    lua_createtable(L, 0, SCHEMA_COUNT);
+    const gait_schema *sc = gait_locomotion_schema();
+    lua_createtable(L, 0, sc->count);
     lua_createtable(L, 0, 10);
-    for (int i = 0; i < SCHEMA_COUNT; i++) {
-        double v = *slot((gait_locomotion *)(uintptr_t)n, &schema[i]);
-        lua_pushnumber(L, v);
-        lua_setfield(L, schema[i].group == G_COSTS ? -2 : -3, schema[i].name);
+    for (int i = 0; i < sc->count; i++) {
+        lua_pushnumber(L, gait_schema_read(&sc->fields[i], n));
+        lua_setfield(L, group_of(&sc->fields[i]) == G_COSTS ? -2 : -3, sc->fields[i].name);
     }
     lua_setfield(L, -2, "costs");
 }
@@ -286,24 +235,20 @@ gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE
                 }
                 if (!read_fields(L, -1, G_COSTS, &base, path, "costs", err, sizeof err)) goto fail;
             } else if (strcmp(key, "refill_rate") == 0 || strcmp(key, "refill_delay") == 0) {
-                bool rate = key[7] == 'r';
-                double lo = 0, hi = rate ? 10000 : 60, v = lua_tonumber(L, -1);
-                const char *unit = rate ? "stamina/s" : "s";
+                const field *f = gait_schema_find(gait_stamina_schema(), "", key);
+                char range[96], why[160];
+                gait_schema_range_text(f, range, sizeof range);
                 if (lua_type(L, -1) != LUA_TNUMBER) {
-                    snprintf(err, sizeof err, "%s%s: a %s, wanted a number in [%g, %g] %s", at, key,
-                             luaL_typename(L, -1), lo, hi, unit);
+                    snprintf(err, sizeof err, "%s%s: a %s, wanted a number in %s", at, key,
+                             luaL_typename(L, -1), range);
                     goto fail;
                 }
-                if (!(v >= lo && v <= hi)) {
-                    if (isnan(v))
-                        snprintf(err, sizeof err, "%s%s is NaN; allowed [%g, %g] %s", at, key, lo,
-                                 hi, unit);
-                    else
-                        snprintf(err, sizeof err, "%s%s = %g is out of range; allowed [%g, %g] %s",
-                                 at, key, v, lo, hi, unit);
+                double v = lua_tonumber(L, -1);
+                if (gait_schema_check_value(f, v, why, sizeof why) != GAIT_OK) {
+                    snprintf(err, sizeof err, "%s%s", at, why);
                     goto fail;
                 }
-                if (rate) t.refill_rate = v;
+                if (key[7] == 'r') t.refill_rate = v;
                 else t.refill_delay = v;
             } else {
                 snprintf(err, sizeof err, "%s%s: unknown key (stamina.lua holds refill_rate, "
@@ -425,10 +370,9 @@ void gait__tuning_apply_world(gait_script *s, gait_world *w) {
         }
     if (s->tuning.refill_rate >= 0)
         for (int i = 0; i < w->capacity; i++) /* runtime state (value, rest) is kept */
-            if (w->characters[i].alive) {
-                w->characters[i].stamina.refill_rate = s->tuning.refill_rate;
-                w->characters[i].stamina.refill_delay = s->tuning.refill_delay;
-            }
+            if (w->characters[i].alive)
+                gait_stamina_set_refill(&w->characters[i].stamina, s->tuning.refill_rate,
+                                        s->tuning.refill_delay);
 }
 
 void gait__tuning_apply_all(gait_script *s) {
@@ -448,19 +392,16 @@ void gait__tuning_apply_all(gait_script *s) {
 
 bool gait__read_number(lua_State *L, const gait__num_field *f, const char *path,
                        const char *prefix, double *out, char *err, size_t cap) {
+    char range[96], why[160];
+    gait_schema_range_text(f, range, sizeof range);
     if (lua_type(L, -1) != LUA_TNUMBER) {
-        snprintf(err, cap, "%s: %s%s: a %s, wanted a number in [%g, %g] %s", path, prefix, f->name,
-                 luaL_typename(L, -1), f->lo, f->hi, f->unit);
+        snprintf(err, cap, "%s: %s%s: a %s, wanted a number in %s", path, prefix, f->name,
+                 luaL_typename(L, -1), range);
         return false;
     }
     double v = lua_tonumber(L, -1);
-    if (!(v >= f->lo && v <= f->hi)) {
-        if (isnan(v))
-            snprintf(err, cap, "%s: %s%s is NaN; allowed [%g, %g] %s", path, prefix, f->name,
-                     f->lo, f->hi, f->unit);
-        else
-            snprintf(err, cap, "%s: %s%s = %g is out of range; allowed [%g, %g] %s", path, prefix,
-                     f->name, v, f->lo, f->hi, f->unit);
+    if (gait_schema_check_value(f, v, why, sizeof why) != GAIT_OK) {
+        snprintf(err, cap, "%s: %s%s", path, prefix, why);
         return false;
     }
     *out = v;
@@ -520,21 +461,35 @@ static int l_tuning_load(lua_State *L) {
     return 1;
 }
 
-/* gait.tuning.schema() -> {name = {min, max, unit, file}} */
+/* gait.tuning.schema() -> {name = {min, max, unit, file, default, source, doc}}: the numbers of
+ * locomotion.lua, gates.lua and stamina.lua (costs), as gait_locomotion_schema() has them, and
+ * stamina.lua's refill_rate and refill_delay (gait_stamina_schema()). */
+static void push_field(lua_State *L, const field *f, const char *file) {
+    lua_createtable(L, 0, 7);
+    lua_pushnumber(L, f->min);
+    lua_setfield(L, -2, "min");
+    lua_pushnumber(L, f->max);
+    lua_setfield(L, -2, "max");
+    lua_pushstring(L, f->unit);
+    lua_setfield(L, -2, "unit");
+    lua_pushstring(L, file);
+    lua_setfield(L, -2, "file");
+    lua_pushnumber(L, f->value);
+    lua_setfield(L, -2, "default");
+    lua_pushstring(L, f->source);
+    lua_setfield(L, -2, "source");
+    lua_pushstring(L, f->doc);
+    lua_setfield(L, -2, "doc");
+    lua_setfield(L, -2, f->name);
+}
+
 static int l_tuning_schema(lua_State *L) {
-    lua_createtable(L, 0, SCHEMA_COUNT);
-    for (int i = 0; i < SCHEMA_COUNT; i++) {
-        lua_createtable(L, 0, 4);
-        lua_pushnumber(L, schema[i].lo);
-        lua_setfield(L, -2, "min");
-        lua_pushnumber(L, schema[i].hi);
-        lua_setfield(L, -2, "max");
-        lua_pushstring(L, schema[i].unit);
-        lua_setfield(L, -2, "unit");
-        lua_pushstring(L, group_file[schema[i].group]);
-        lua_setfield(L, -2, "file");
-        lua_setfield(L, -2, schema[i].name);
-    }
+    const gait_schema *sc = gait_locomotion_schema(), *st = gait_stamina_schema();
+    lua_createtable(L, 0, sc->count + 2);
+    for (int i = 0; i < sc->count; i++)
+        push_field(L, &sc->fields[i], group_file[group_of(&sc->fields[i])]);
+    for (int i = 0; i < st->count; i++)
+        if (st->fields[i].file[0]) push_field(L, &st->fields[i], st->fields[i].file);
     return 1;
 }
 

@@ -14,28 +14,12 @@
 
 typedef gait__num_field tfield;
 
-#define TF(n, lo, hi, unit) {#n, offsetof(gait_traverse_table, n), lo, hi, unit}
-static const tfield table_fields[] = {
-    TF(cooldown, 0, 10, "s"),
-    TF(reach_min, 0.05, 20, "m"),
-    TF(reach_max, 0.05, 20, "m"),
-    TF(reach_speed, 0.01, 100, "m/s"),
-    TF(grab_margin, 0, 5, "m"),
-    TF(max_ledge_slope, 0, 1.5, "rad"),
-    TF(max_drop, 0, 100, "m"),
-    TF(corridor_floor_margin, 0, 10, "m"),
-    TF(corridor_flight_margin, 0, 20, "m"),
-    TF(corridor_mantle, 0.05, 10, "m"),
-    TF(climb_over_height, 0, 10, "m"),
-};
-#define AF(n, lo, hi, unit) {#n, offsetof(gait_traverse_action_def, n), lo, hi, unit}
-static const tfield action_fields[] = {
-    AF(min_height, 0, 20, "m"),     AF(max_height, 0, 20, "m"),
-    AF(min_depth, 0, 20, "m"),      AF(max_depth, 0, INFINITY, "m (math.huge: thick)"),
-    AF(min_speed, 0, 1000, "m/s"),  AF(max_speed, 0, 1000, "m/s"),
-    AF(rise_speed, 0.05, 50, "m/s"), AF(cross_speed, 0.05, 50, "m/s"),
-};
-#define NFIELDS(a) ((int)(sizeof a / sizeof a[0]))
+/* The table's and a row's numbers: their schemas (traverse_choose.c), one for C and Lua alike. */
+#define TABLE_FIELDS (gait_traverse_table_schema()->fields)
+#define TABLE_COUNT (gait_traverse_table_schema()->count)
+#define ACTION_FIELDS (gait_traverse_action_schema()->fields)
+#define ACTION_COUNT (gait_traverse_action_schema()->count)
+
 
 static double *dslot(void *base, size_t off) { return (double *)(void *)((char *)base + off); }
 
@@ -78,8 +62,8 @@ static bool read_action(lua_State *L, int idx, int i, const char *path,
             }
         } else {
             const tfield *f = NULL;
-            for (int k = 0; k < NFIELDS(action_fields); k++)
-                if (strcmp(action_fields[k].name, key) == 0) f = &action_fields[k];
+            for (int k = 0; k < ACTION_COUNT; k++)
+                if (strcmp(ACTION_FIELDS[k].name, key) == 0) f = &ACTION_FIELDS[k];
             if (!f) {
                 snprintf(err, cap, "%s: %s%s: unknown key (kind, back_floor, min/max_height, "
                          "min/max_depth, min/max_speed, rise_speed, cross_speed)", path, prefix, key);
@@ -138,8 +122,8 @@ bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_tr
             has_actions = true;
         } else {
             const tfield *f = NULL;
-            for (int k = 0; k < NFIELDS(table_fields); k++)
-                if (strcmp(table_fields[k].name, key) == 0) f = &table_fields[k];
+            for (int k = 0; k < TABLE_COUNT; k++)
+                if (strcmp(TABLE_FIELDS[k].name, key) == 0) f = &TABLE_FIELDS[k];
             if (!f) {
                 snprintf(err, cap, "%s: %s: unknown key (see gait.traverse.schema())", path, key);
                 lua_pop(L, 2);
@@ -329,17 +313,17 @@ static int l_ch_set_traverse_hook(lua_State *L) {
 /* ---- gait.traverse ---------------------------------------------------------------------------- */
 
 static void push_table(lua_State *L, const gait_traverse_table *t) {
-    lua_createtable(L, 0, NFIELDS(table_fields) + 1);
-    for (int i = 0; i < NFIELDS(table_fields); i++)
-        setnum(L, table_fields[i].name, *dslot((void *)(uintptr_t)t, table_fields[i].offset));
+    lua_createtable(L, 0, TABLE_COUNT + 1);
+    for (int i = 0; i < TABLE_COUNT; i++)
+        setnum(L, TABLE_FIELDS[i].name, *dslot((void *)(uintptr_t)t, TABLE_FIELDS[i].offset));
     lua_createtable(L, t->count, 0);
     for (int i = 0; i < t->count; i++) {
         const gait_traverse_action_def *a = &t->actions[i];
         lua_createtable(L, 0, 10);
         lua_pushstring(L, gait_traverse_kind_name(a->kind));
         lua_setfield(L, -2, "kind");
-        for (int k = 0; k < NFIELDS(action_fields); k++)
-            setnum(L, action_fields[k].name, *dslot((void *)(uintptr_t)a, action_fields[k].offset));
+        for (int k = 0; k < ACTION_COUNT; k++)
+            setnum(L, ACTION_FIELDS[k].name, *dslot((void *)(uintptr_t)a, ACTION_FIELDS[k].offset));
         lua_pushstring(L, a->back_floor > 0 ? "required" : a->back_floor == 0 ? "none" : "either");
         lua_setfield(L, -2, "back_floor");
         lua_rawseti(L, -2, i + 1);
@@ -364,12 +348,12 @@ static int l_trav_table(lua_State *L) {
 static int l_trav_schema(lua_State *L) {
     lua_newtable(L);
     for (int pass = 0; pass < 2; pass++) {
-        const tfield *fs = pass ? action_fields : table_fields;
-        int n = pass ? NFIELDS(action_fields) : NFIELDS(table_fields);
+        const tfield *fs = pass ? ACTION_FIELDS : TABLE_FIELDS;
+        int n = pass ? ACTION_COUNT : TABLE_COUNT;
         for (int i = 0; i < n; i++) {
             lua_createtable(L, 0, 3);
-            setnum(L, "min", fs[i].lo);
-            setnum(L, "max", fs[i].hi);
+            setnum(L, "min", fs[i].min);
+            setnum(L, "max", fs[i].max);
             lua_pushstring(L, fs[i].unit);
             lua_setfield(L, -2, "unit");
             if (pass) lua_pushfstring(L, "actions.%s", fs[i].name);
