@@ -1,6 +1,6 @@
 #!/bin/sh
 # The body benchmark: gait's body mover against Rapier's KCC, Jolt's CharacterVirtual (WASM) and
-# three.js Octree + Capsule on the meadow scene (/work/shared/bench/MEADOW.md), then one table.
+# three.js Octree + Capsule on the meadow scene (docs/meadow-v1.md), then one table.
 #   sh scripts/bench_body.sh            quick: 100 characters, 1 repetition each (~1 min)
 #   FULL=1 sh scripts/bench_body.sh     the scene's 1000 characters, 3 repetitions (~15 min, 2 cores)
 # Peers are npm-installed (pinned in tests/bench/peers/body_package.json) into $BUILD/peers/body;

@@ -3,6 +3,7 @@
 #   unit tests:      $BUILD/tests/test_*            (C, tests/unit)
 #   scenario tests:  $BUILD/gait test tests/scenarios/*.lua   (Lua, headless runner)
 #   e2e tests:       tests/e2e/*.sh                  (sandbox under Xvfb; skipped in sanitizer builds)
+#   layers, docs:    tests/layers.sh, tests/docs.sh  (include rules; the docs' numbers)
 # Each program's own output is kept in $BUILD/test-logs/; failures are printed.
 BUILD=${BUILD:-build}
 LOGS="$BUILD/test-logs"
@@ -40,6 +41,10 @@ done
 if [ -x "$BUILD/gait" ] && ls tests/scenarios/*.lua >/dev/null 2>&1; then
     run_suite scenarios "$BUILD/gait" test tests/scenarios
 fi
+
+# the include rules of docs/design.md, and docs/behaviour.md's numbers against the schema
+run_suite layers sh tests/layers.sh
+run_suite docs sh tests/docs.sh "$BUILD"
 
 if [ "${SAN:-}" != "1" ]; then
     for e in tests/e2e/*.sh; do

@@ -12,6 +12,7 @@
 int gait_cli_run(int argc, char **argv);
 int gait_cli_test(int argc, char **argv);
 int gait_cli_bench(int argc, char **argv); /* cmd_bench.c, when it is built */
+int gait_cli_schema(int argc, char **argv);
 
 /* The directory holding lua/ and scripts/: --root, else $GAIT_ROOT, else next to or above the
  * executable (build/gait -> .), else the current directory. Returns 0, or -1 with a message

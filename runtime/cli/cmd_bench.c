@@ -1,6 +1,6 @@
 /* gait bench --scene PREFIX [--chars N] [--reps R] [--out RESULT.json] [--variant V] [--tess K]
  *
- * The meadow benchmark (/work/shared/bench/MEADOW.md, format meadow-v1) on gait's body mover:
+ * The meadow benchmark (format meadow-v1: docs/meadow-v1.md) on gait's body mover:
  * every character runs the scene's motion exactly — each fixed step, vertical velocity reset when
  * the mover reported grounded, gravity added, desired horizontal speed along its heading — through
  * gait_mover_step, the same walk / fly / push-out code the characters' body runs. 60 warm-up and
@@ -16,7 +16,7 @@
  *
  * The mover is the public one (gait/mover.h): the benchmark measures the body's own code path,
  * not a copy of it. Allocations are counted through the collider's allocator hook during the
- * timed steps. Result JSON as MEADOW.md gives it, plus "allocsDuringTimedSteps" and "stats". */
+ * timed steps. Result JSON as docs/meadow-v1.md gives it, plus "allocsDuringTimedSteps" and "stats". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,7 +243,7 @@ int gait_cli_bench(int argc, char **argv) {
                 r + 1, reps, us[r]);
     }
 
-    /* the sanity figures of MEADOW.md */
+    /* the sanity figures of docs/meadow-v1.md */
     double ideal = s.speed * s.dt * s.timed_steps, sum_path = 0, sum_above = 0;
     int stuck = 0, fell = 0, off = 0, in_box = 0, n_above = 0;
     for (int i = 0; i < n; i++) {

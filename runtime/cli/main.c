@@ -31,6 +31,8 @@ static const gait_cli_command commands[] = {
      "run Lua scenario tests; one line per test, then \"N passed, N failed\""},
     {"bench", gait_cli_bench, "bench [options]", "benchmarks (runtime/cli/cmd_bench.c)"},
     {"replay", gait_cli_replay, "replay FILE.replay", "play a replay headless; print the state hash"},
+    {"schema", gait_cli_schema, "schema [--markdown]",
+     "every tuning number: unit, range, default, source"},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 

@@ -1,4 +1,4 @@
--- A sword kit (SPEC §1, §5): what a character with a one-handed sword does with the presses
+-- A sword kit (docs/behaviour.md, "Hooks and kits"): what a character with a one-handed sword does with the presses
 -- before the step spends them.
 --
 --   attack (on foot)   a normal attack: the kit takes the press (the step never sees it).

@@ -1,4 +1,4 @@
--- The animation-state signal (SPEC §7), after gg-engine's CharacterAnimationController: numbers
+-- The animation-state signal (docs/behaviour.md, "Animation signal"), after gg-engine's CharacterAnimationController: numbers
 -- and the clip map, hot-reloaded. A state missing from `clips` (or naming a clip the host says
 -- its model lacks) is never switched into: the last clip keeps playing. Clip names are the
 -- host's (its model's animation names); these are placeholders a host renames.

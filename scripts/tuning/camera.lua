@@ -1,4 +1,4 @@
--- The follow camera (SPEC §9): hot-reloaded like every tuning file. Each key is checked against
+-- The follow camera (docs/behaviour.md, "Camera"): hot-reloaded like every tuning file. Each key is checked against
 -- the schema (unit, range); an unknown key, a wrong type or a number out of range is an error
 -- naming this file and the key, and nothing is applied. Every value is provisional: chosen to
 -- frame a 1.7 m body the way the game's default camera roughly does, not measured.

@@ -1,14 +1,15 @@
--- The body-type map (SPEC §6): each body type's locomotion numbers.
+-- The body-type map (docs/behaviour.md, "The numbers"): each body type's locomotion numbers.
 --
 -- `provisional` is what every body type moves by until it is measured. A body type with an
 -- entry of its own is measured: it moves by that entry (its missing keys keep the provisional
 -- values) and never lends it to another type. Types without an entry (medium_male, tall_female,
 -- tall_male, short_female today) move by the provisional numbers.
 --
--- Validated against the schema in runtime/src/script_tuning.c (gait.tuning.schema() lists every
--- key with its range and unit): an unknown key, a non-number, NaN or a value out of range is an
--- error naming this file, the line and the allowed range, and nothing is applied. Saved while
--- the sandbox runs, this file is hot-reloaded.
+-- Validated against the schema (gait_locomotion_schema() in runtime/src/character/locomotion.c;
+-- gait.tuning.schema() and docs/behaviour.md list every key with its range, unit, default and
+-- source): an unknown key, a non-number, NaN or a value out of range is an error naming this
+-- file, the line and the allowed range, and nothing is applied. Saved while the sandbox runs,
+-- this file is hot-reloaded.
 --
 -- Sources: "provisional" = chosen to feel right, awaiting a measurement; "wiki" = Genshin
 -- Impact Wiki; "measured" = frame-counted in the game (none yet: see medium_female).

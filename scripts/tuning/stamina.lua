@@ -1,4 +1,4 @@
--- Stamina (SPEC §5): the refill and the cost of every action, for every body type.
+-- Stamina (docs/behaviour.md, "Stamina"): the refill and the cost of every action, for every body type.
 -- Source: Genshin Impact Wiki, "Stamina", unless marked provisional. Each cost is multiplied by
 -- the pool's consumption multiplier at the moment it is spent. Hot-reloaded; validated against
 -- the schema (gait.tuning.schema()); an invalid value changes nothing.

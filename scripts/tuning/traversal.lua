@@ -1,6 +1,7 @@
--- The traversal's action table (SPEC §8.6): what the scan found (the ledge's height above the
--- feet, the obstacle's depth, the body's speed, a floor behind) chooses vault, hurdle, mantle or
--- nothing. The first row whose bands all hold is taken; none -> a jump press jumps instead.
+-- The traversal's action table (docs/behaviour.md, "Traversal"): what the scan found (the
+-- ledge's height above the feet, the obstacle's depth, the body's speed, a floor behind) chooses
+-- vault, hurdle, mantle or nothing. The first row whose bands all hold is taken; none -> a jump
+-- press jumps instead.
 -- Hot-reloaded and validated against gait.traverse.schema(): an unknown key, a non-number, NaN or
 -- a value out of range names this file and the key, and nothing is applied.
 --
@@ -12,10 +13,9 @@
 -- Sources: "GASP" = Epic Games' Game Animation Sample Project (UE 5.4), its traversal chooser's
 -- published bands, converted from cm to m (vault / hurdle up to 125 cm high and 60 cm deep,
 -- mantles up to 275 cm, split low/high at 125 cm; the forward trace 75 cm at rest to 350 cm at
--- 500 cm/s). "seeds/003" = the traversal design notes the project follows. "provisional" =
--- chosen to feel right, awaiting a measurement against the game.
+-- 500 cm/s). "provisional" = chosen to feel right, awaiting a measurement against the game.
 return {
-  cooldown = 0.15,               -- s between chained actions with jump held (seeds/003)
+  cooldown = 0.15,               -- s between chained actions with jump held (provisional)
   reach_min = 0.75,              -- m the forward sweep reaches at rest (GASP: 75 cm)
   reach_max = 3.5,               -- m it reaches at reach_speed (GASP: 350 cm)
   reach_speed = 5.0,             -- m/s of the greatest reach (GASP: 500 cm/s)
@@ -24,11 +24,11 @@ return {
   max_ledge_slope = 0.5236,      -- rad (30 deg): a steeper top is no ledge, provisional
   max_drop = 3.0,                -- m below the feet a floor behind may lie, provisional
   corridor_floor_margin = 0.5,   -- m past the floor behind's read point a vault may land
-                                 -- ("up to the floor plus a little", SPEC §8.7), provisional
+                                 -- ("up to the floor plus a little"), provisional
   corridor_flight_margin = 1.5,  -- m past the back face a vault into the air may fly, provisional
-  corridor_mantle = 0.5,         -- m past the front face a mantle may go (SPEC §8.7)
+  corridor_mantle = 0.5,         -- m past the front face a mantle may go ("half a metre and stop"), provisional
   climb_over_height = 1.2,       -- m: a climbing body mantles over a ledge this close above its
-                                 -- feet (SPEC §2 "over the top"), provisional
+                                 -- feet ("over the top"), provisional
 
   actions = {
     -- over a low, thin obstacle at a run, onto a floor behind: keeps going

@@ -1,4 +1,4 @@
-/* Collision world benchmark on the meadow scene (MEADOW.md): octree build time and capsule
+/* Collision world benchmark on the meadow scene (docs/meadow-v1.md): octree build time and capsule
  * overlap queries per second, gait against three.js's Octree (fromGraphNode + capsuleIntersect)
  * on the same triangles and the same query capsules in the same run, plus gait's query cost
  * as the scene grows to 4x and 16x the triangles (tiled copies) at a fixed query count.

@@ -1,4 +1,4 @@
-/* bench_traverse: what one traversal scan costs (SPEC §8), in µs.
+/* bench_traverse: what one traversal scan costs (docs/behaviour.md, "Traversal"), in µs.
  *
  * A 128 m flat terrain with a field of 400 boxes (fences, walls, blocks, one house-like mesh)
  * so the queries cull like a level would. Cases, each scanned from many points and headings:

@@ -1,4 +1,4 @@
-/* The "meadow" benchmark scene (format meadow-v1, /work/shared/bench/MEADOW.md): a generator
+/* The "meadow" benchmark scene (format meadow-v1, docs/meadow-v1.md): a generator
  * that follows the scene's definition step by step, and a reader/writer of PREFIX.bin (float32
  * triangles) + PREFIX.json (header). Header-only so any one-file benchmark can use it:
  *

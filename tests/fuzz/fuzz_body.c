@@ -6,7 +6,7 @@
  * frame's seconds and every character's gait_input: moves, walk/crouch switches, jumps,
  * sprints, drops, attacks, looks). The frames run through gait_world_update, the host's path.
  *
- * After every fixed step, for every character (SPEC §1-§5):
+ * After every fixed step, for every character (docs/behaviour.md):
  *   - no NaN anywhere in gait_character_info, no Inf except where the contact documents one:
  *     height_above_ground and water_depth may be +INFINITY (nothing below), submersion -INFINITY
  *     (dry: "<= 0 above the water or dry");
@@ -14,7 +14,7 @@
  *     crouched, feet = position) overlaps no landmark deeper than PEN_TOL;
  *   - the feet are never below the terrain height by more than PEN_TOL;
  *   - stamina in [0, max];
- *   - the state change is an edge of SPEC §2 (gait_locomotion_is_edge), and previous_state is
+ *   - the state change is an edge of the state tables (gait_locomotion_is_edge), and previous_state is
  *     the state the last step left;
  *   - every press fed is read by exactly one step: the first step after it reads all the held
  *     presses (presses_read), any later step of the same frame reads none, a frame that runs no
@@ -505,7 +505,7 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
         return;
     }
     if (!gait_locomotion_is_edge(info.previous_state, info.phase.state)) {
-        failf(f, frame, step, c, "edge", "%s -> %s is not an edge of SPEC 2",
+        failf(f, frame, step, c, "edge", "%s -> %s is not an edge of the state tables",
               gait_state_name(info.previous_state), gait_state_name(info.phase.state));
         return;
     }
@@ -546,7 +546,7 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
     int n = gait_collider_capsule_overlap(col, &cap, &fl, cp, 8, NULL);
     double deepest = 0;
     for (int k = 0; k < n; k++) {
-        /* SPEC 8.8, the height latch: during a vault or mantle the ledge's triangles inside the
+        /* the height latch (docs/behaviour.md, "Traversal"): during a vault or mantle the ledge's triangles inside the
          * latch box are ignored until the feet rise above the ledge; overlapping them is the
          * design, not a failure */
         const gait_vec3 q = cp[k].point;

@@ -1,4 +1,4 @@
-/* The animation-state signal (SPEC §7): grounded debounce table, clip map, crossfade. */
+/* The animation-state signal (docs/behaviour.md, "Animation signal"): grounded debounce table, clip map, crossfade. */
 #include "check.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The body on foot (SPEC §3): run speed, stairs, steps, slopes, ledges, jumps, steep landings,
+/* The body on foot (docs/behaviour.md, "The body"): run speed, stairs, steps, slopes, ledges, jumps, steep landings,
  * ceilings, robustness (tiny triangles, corners, thin floors), determinism across frame rates.
  * Numbers are the provisional defaults (run 5.6 m/s, jump 1.2 m, gravity 20 m/s^2, step 0.3 m,
  * walkable 45 deg, capsule 0.3 x 1.7 m). Camera yaw 0: W moves along +z. */

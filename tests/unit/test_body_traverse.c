@@ -1,4 +1,4 @@
-/* The body off its feet (SPEC §3): climbing landmark walls and terrain cliffs, the glider, the
+/* The body off its feet (docs/behaviour.md, "The body"): climbing landmark walls and terrain cliffs, the glider, the
  * plunge, swimming and drowning, place / face / party switch. Provisional numbers: climb 1.6 m/s,
  * glide 7.5 m/s sinking 1.8 m/s, glider height 2.5 m, plunge 30 m/s, wading depth 1.2 m. */
 #include <stdio.h>
@@ -375,7 +375,7 @@ TEST(body_place_face_and_party_switch) {
     gait_world_destroy(w);
 }
 
-/* SPEC §2: a drop from a wall is not re-caught at once by the move still pushing into it, but a
+/* "States and transitions": a drop from a wall is not re-caught at once by the move still pushing into it, but a
  * fall that has lasted its moment (fall_catch_seconds 0.3 s) catches the wall again. */
 TEST(body_drop_is_recaught_after_a_moment_of_falling) {
     gait_character_id id;

@@ -1,4 +1,4 @@
-/* The follow camera (SPEC §9) and the floating origin. */
+/* The follow camera (docs/behaviour.md, "Camera") and the floating origin. */
 #include "check.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The fixed-step clock and the held presses (SPEC §1). */
+/* The fixed-step clock and the held presses (docs/behaviour.md, "The frame and the step"). */
 #include "check.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The locomotion gates (SPEC §2): one named case per edge of the diagram and per refusal. */
+/* The locomotion gates (docs/behaviour.md, "States and transitions"): one named case per edge of the diagram and per refusal. */
 #include "check.h"
 
 #include <string.h>
@@ -143,7 +143,7 @@ static void gate_case_run(int i) {
     gait_state got = run_case(&cases[i], &n);
     CHECK_MSG(got == cases[i].want, "%s: %s -> %s, wanted %s", cases[i].name,
               gait_state_name(cases[i].from), gait_state_name(got), gait_state_name(cases[i].want));
-    CHECK_MSG(gait_locomotion_is_edge(cases[i].from, got), "%s: %s -> %s is not an edge of SPEC 2",
+    CHECK_MSG(gait_locomotion_is_edge(cases[i].from, got), "%s: %s -> %s is not an edge of the state tables",
               cases[i].name, gait_state_name(cases[i].from), gait_state_name(got));
 }
 

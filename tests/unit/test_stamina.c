@@ -1,4 +1,4 @@
-/* The stamina pool (SPEC §5), with exact timings at 60 steps a second. */
+/* The stamina pool (docs/behaviour.md, "Stamina"), with exact timings at 60 steps a second. */
 #include "check.h"
 
 #include "gait/gait.h"

@@ -1,8 +1,8 @@
-/* The traversal scan (SPEC §8): ledge found in plain geometry by capsule sweeps and traces, the
+/* The traversal scan (docs/behaviour.md, "Traversal"): ledge found in plain geometry by capsule sweeps and traces, the
  * ledge segment and grab point, room in two legs, depth by the reverse trace, the floor behind;
  * the action table; the crouch's stand-up check. Each check states its tolerance.
  *
- * The bugs of seeds/003 each have a test that a plausible wrong number fails:
+ * The bugs a scan can compile with and lie about each have a test that a plausible wrong number fails:
  *   mirrored side probes with one sign     -> traverse_angled_approach_mirrors
  *   depth measured from a point to itself  -> traverse_depth_box_and_thick_block
  *   back ledge height from a normal        -> traverse_back_floor_height_is_a_point

@@ -1,4 +1,4 @@
-/* The traversal action through the world (SPEC §8.7-8.10): the latch is on only while the feet
+/* The traversal action through the world (docs/behaviour.md, "Traversal"): the latch is on only while the feet
  * are below the ledge and covers only a box round it; the body never overlaps geometry the latch
  * does not cover; the corridor holds; a step allocates nothing; the same inputs give the same
  * bits; the debug view draws the scan, the corridor and the latch. */

@@ -1,4 +1,4 @@
-/* gait — the animation-state signal (SPEC §7): which animation the host should play.
+/* gait — the animation-state signal (docs/behaviour.md, "Animation signal"): which animation the host should play.
  *
  * Resolved after each step from the body: airborne beats crouching beats moving beats idle, and
  * every locomotion state has its own animation state. The raw grounded reading is debounced by

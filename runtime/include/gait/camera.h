@@ -1,4 +1,4 @@
-/* gait — the follow camera (SPEC §9) and the floating origin helper.
+/* gait — the follow camera (docs/behaviour.md, "Camera") and the floating origin helper.
  *
  * Yaw, pitch (clamped) and zoom (the arm's length, clamped) turn once a frame from look input.
  * The camera follows the blended body smoothly; a sphere cast along the arm from the body's

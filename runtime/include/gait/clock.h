@@ -1,4 +1,5 @@
-/* gait — the fixed-step clock (SPEC §1, "Fix your timestep!").
+/* gait — the fixed-step clock (docs/behaviour.md, "The frame and the step"; after
+ * Glenn Fiedler's "Fix your timestep!").
  *
  * A host calls gait_clock_advance() once a frame with the frame's seconds; it answers how many
  * whole fixed steps to run now. The remainder, as a fraction of a step, is the alpha the drawn

@@ -1,4 +1,5 @@
-/* gait — locomotion states, a body type's numbers, and the gates (SPEC §2) as a pure function.
+/* gait — locomotion states, a body type's numbers, and the gates as a pure
+ * function (docs/behaviour.md, "States and transitions").
  *
  * The gates decide the next state from: the body's phase (state + seconds in it), the step's
  * input, the contact (what the world says of the body) and the stamina left. They know nothing
@@ -21,7 +22,7 @@ typedef enum gait_state {
     GAIT_STATE_RUN,        /* on foot, moving */
     GAIT_STATE_DASH,       /* on foot, a burst of speed for dash_seconds */
     GAIT_STATE_SPRINT,     /* on foot, sprint held after a dash */
-    GAIT_STATE_CROUCH,     /* on foot, crouched (shorter capsule; SPEC §7) */
+    GAIT_STATE_CROUCH,     /* on foot, crouched (shorter capsule; "Crouch") */
     GAIT_STATE_JUMP,       /* in the air, still rising from a jump */
     GAIT_STATE_FALL,       /* in the air, falling */
     GAIT_STATE_GLIDE,      /* in the air, under the glider */
@@ -31,7 +32,7 @@ typedef enum gait_state {
     GAIT_STATE_SWIM,       /* in deep water */
     GAIT_STATE_SWIM_DASH,  /* swimming fast, sprint held */
     GAIT_STATE_DROWN,      /* stamina ran out in water; lasts drown_seconds */
-    GAIT_STATE_TRAVERSE,   /* a vault / mantle / hurdle action (SPEC §8) */
+    GAIT_STATE_TRAVERSE,   /* a vault / mantle / hurdle action ("Traversal") */
     GAIT_STATE_COUNT
 } gait_state;
 
@@ -45,7 +46,7 @@ bool gait_state_airborne(gait_state state);  /* jump, fall, glide, plunge */
 bool gait_state_in_water(gait_state state);  /* swim, swim_dash, drown */
 bool gait_state_on_wall(gait_state state);   /* climb, climb_jump */
 
-/* Stamina costs (SPEC §5). Source: Genshin Impact Wiki, "Stamina", unless marked provisional. */
+/* Stamina costs (docs/behaviour.md, "Stamina"). Source: Genshin Impact Wiki, "Stamina", unless marked provisional. */
 typedef struct gait_stamina_costs {
     double dash;              /* 18, taken as a dash starts */
     double sprint_per_s;      /* 18 / s while sprinting */
@@ -60,7 +61,7 @@ typedef struct gait_stamina_costs {
     double swim_dash_per_s;   /* 10.2 / s while a swim dash moves */
 } gait_stamina_costs;
 
-/* A body type's locomotion numbers (SPEC §6). Units: m, s, m/s, rad. Defaults are the
+/* A body type's locomotion numbers (docs/behaviour.md, "The numbers"). Units: m, s, m/s, rad. Defaults are the
  * provisional numbers (gait_default_locomotion); scripts/tuning/ holds the measured ones. */
 typedef struct gait_locomotion {
     double walk_speed;          /* m/s, default 1.9 (provisional) */
@@ -133,7 +134,7 @@ typedef struct gait_gate_input {
     double move;                /* stick length after clamping, [0, 1] */
     double move_up;             /* stick's forward component (+ = W), [-1, 1]: climbs up/down */
     bool walking;               /* the walk switch is on */
-    bool crouching;             /* the crouch switch is on and there is room (SPEC §7) */
+    bool crouching;             /* the crouch switch is on and there is room ("Crouch") */
     uint32_t pressed;           /* gait_button presses this step reads */
     uint32_t held;              /* gait_button levels */
     double stamina;             /* stamina left */
@@ -149,7 +150,7 @@ bool gait_locomotion_deep_water(double water_depth, double submersion,
 gait_state gait_locomotion_next(const gait_phase *phase, const gait_gate_input *input,
                                 const gait_contact *contact, const gait_locomotion *numbers);
 
-/* True when from -> to is an edge of SPEC §2 (or from == to). On-foot sub-states (idle, walk,
+/* True when from -> to is an edge of docs/behaviour.md's state tables (or from == to). On-foot sub-states (idle, walk,
  * run, crouch) switch among themselves freely. */
 bool gait_locomotion_is_edge(gait_state from, gait_state to);
 

@@ -1,4 +1,5 @@
-/* gait — the Lua layer: kits, gate hooks, tuning as data, hot reload (SPEC §1, §5, §6).
+/* gait — the Lua layer: kits, gate hooks, tuning as data, hot reload (docs/behaviour.md,
+ * "Hooks and kits").
  *
  * One gait_script owns one LuaJIT state. It may be given the host's world (the sandbox, an
  * engine); Lua scripts may also make worlds of their own (gait.world.new, the headless runner).

@@ -1,4 +1,4 @@
-/* gait — the stamina pool (SPEC §5). Pure C, no allocation.
+/* gait — the stamina pool (docs/behaviour.md, "Stamina"). Pure C, no allocation.
  *
  * One pool per party. Costs are multiplied by the consumption multiplier read at each spend.
  * The refill (refill_rate per s) starts once refill_delay seconds pass with no cost; it happens

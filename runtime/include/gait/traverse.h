@@ -1,5 +1,5 @@
 /* gait — traversal: vault, mantle and hurdle over obstacles found in plain geometry at run time,
- * with no markup (SPEC §8), and the debug view of what the scan found.
+ * with no markup (docs/behaviour.md, "Traversal"), and the debug view of what the scan found.
  *
  * Three layers:
  *   - the scan (gait_traverse_scan_run): a pure, allocation-free query over the collider with

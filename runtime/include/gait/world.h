@@ -1,6 +1,6 @@
 /* gait — the world: characters, their body types, the fixed-step loop and the order of a step.
  *
- * A frame, as a host drives it (SPEC §1):
+ * A frame, as a host drives it (docs/behaviour.md, "The frame and the step"):
  *     gait_character_set_input(world, id, &input);   // presses held until a step reads them
  *     ... a kit may read gait_character_held_presses() and take some ...
  *     gait_world_update(world, frame_seconds, &steps); // whole fixed steps from the accumulator
@@ -25,7 +25,7 @@ extern "C" {
 
 typedef struct gait_world gait_world;
 
-/* The game's body types (SPEC §6). Until a type is measured it moves by the provisional numbers;
+/* The game's body types (docs/behaviour.md, "The numbers"). Until a type is measured it moves by the provisional numbers;
  * a measured type has its own entry and never lends it to another. */
 typedef enum gait_body_type {
     GAIT_BODY_MEDIUM_FEMALE = 0, /* "girl": the Traveler's body, the first measured */
@@ -94,7 +94,7 @@ gait_status gait_world_snapshot_restore(gait_world *world, const void *buffer, s
 /* FNV-1a hash of the simulation state (the snapshot's bytes): equal states, equal hashes. */
 uint64_t gait_world_state_hash(const gait_world *world);
 
-/* ---- debug draw (traverse.c; SPEC §8.10) ----------------------------------------------------- */
+/* ---- debug draw (traverse.c; "Traversal") ----------------------------------------------------- */
 
 /* Box2D-style debug drawing: the core never touches a graphics API, it calls these. Colours are
  * 0xRRGGBBAA. Any member may be NULL (that kind of shape is not drawn). */

@@ -1,4 +1,4 @@
-/* The animation-state signal (SPEC §7), after gg-engine's CharacterAnimationController:
+/* The animation-state signal (docs/behaviour.md, "Animation signal"), after gg-engine's CharacterAnimationController:
  * a grounded reading debounced at edges, a priority order, a clip map that is never switched
  * into a missing clip, and a crossfade on each switch. */
 #include "gait/anim.h"

@@ -1,4 +1,5 @@
-/* The locomotion gates (SPEC §2) as a pure function, and a body type's numbers. */
+/* The locomotion state machine (docs/behaviour.md, "States and transitions") as a pure function,
+ * and a body type's numbers with their schema. */
 #include "gait/locomotion.h"
 
 #include <math.h>

@@ -135,7 +135,8 @@ static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
 /* The overlap query of the push-out and the end-of-step check: the mover's filter, less the
  * latched contacts. The collider's region filter (the traversal's sweeps) drops a whole triangle
  * that touches the latch box, so a large sloping one reaching out of the box would be ignored
- * where it is not the ledge; here only the contacts inside the box are, as SPEC §8.8 says. */
+ * where it is not the ledge; here only the contacts inside the box are, as the traversal's latch means
+ * (docs/behaviour.md, "Traversal"). */
 static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
     int n = gait_collider_capsule_overlap(m->collider, cap, &m->filter, cp, MAX_CONTACTS, NULL);
     if (!m->latch || n <= 0) return n;
@@ -458,7 +459,8 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     }
     if (si.ceiling) r->ceiling = true;
 
-    /* the terrain as a wall: a rise steeper than walkable stops the feet (SPEC §3) */
+    /* the terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
+     * "The body") */
     double h;
     gait_vec3 tn;
     if (terrain_at(m, p.x, p.z, &h, &tn) && !is_floor(m, tn) && h > p.y - m->step_height) {

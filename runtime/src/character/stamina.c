@@ -1,4 +1,4 @@
-/* The stamina pool (SPEC §5). Numbers: Genshin Impact Wiki, "Stamina". */
+/* The stamina pool (docs/behaviour.md, "Stamina"). Numbers: Genshin Impact Wiki, "Stamina". */
 #include "gait/stamina.h"
 
 #include <math.h>

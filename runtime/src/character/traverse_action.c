@@ -280,7 +280,7 @@ void gait__traverse_move(const gait_collider *col, const gait_traverse_table *ta
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
      * a few cm inside it (tests/replays/fuzz_traverse_path_into_geometry.replay). Outside the
      * latch box the body is pushed out; what the push-out cannot solve ends the action where
-     * the last step left the body (SPEC §8: refused or ends cleanly), never inside. */
+     * the last step left the body (refused, or the action ends cleanly), never inside. */
     m.latch = t->latch;
     m.latch_landmark = t->latch_landmark;
     m.latch_min = t->latch_min;

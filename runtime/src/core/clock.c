@@ -1,4 +1,4 @@
-/* The fixed-step clock (SPEC §1). */
+/* The fixed-step clock (docs/behaviour.md, "The frame and the step"). */
 #include "gait/clock.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 // The body benchmark's shared driver for peers (gait's own side is `gait bench`, in C).
-// Reads a meadow-v1 scene (../../../../shared/bench/MEADOW.md format), runs the scene's motion on
-// a peer through a small adapter, and writes a result JSON in MEADOW.md's format.
+// Reads a meadow-v1 scene (docs/meadow-v1.md), runs the scene's motion on
+// a peer through a small adapter, and writes a result JSON in docs/meadow-v1.md's format.
 //
 // An adapter is { name, variant, versions, config, buildMs, reset(), step(k), feet(i, out) }:
 // reset() puts every character on its spawn (vertical velocity 0, not grounded); step(k) runs

@@ -1,5 +1,5 @@
 // The body benchmark's table: reads every result JSON given (gait's and the peers'), recomputes
-// the sanity figures of MEADOW.md from each one's raw final feet and path lengths with the same
+// the sanity figures of docs/meadow-v1.md from each one's raw final feet and path lengths with the same
 // code for all, and prints one table with each runtime's cost relative to gait's.
 //   node body_report.mjs --scene PREFIX RESULT.json...
 import { readFileSync } from 'node:fs';
