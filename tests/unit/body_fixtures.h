@@ -88,15 +88,22 @@ static inline gait_character_id bw_spawn(gait_world *w, double x, double y, doub
     return id;
 }
 
-static inline void bw_input(gait_world *w, gait_character_id id, double mx, double my, uint32_t held,
-                            uint32_t pressed) {
+/* A frame's input: the stick, the buttons held and pressed, and the camera's turn (rad). */
+static inline void bw_input_look(gait_world *w, gait_character_id id, double mx, double my,
+                                 uint32_t held, uint32_t pressed, double look_yaw) {
     gait_input in;
     memset(&in, 0, sizeof in);
     in.move_x = mx;
     in.move_y = my;
     in.held = held;
     in.pressed = pressed;
+    in.look_yaw = look_yaw;
     gait_character_set_input(w, id, &in);
+}
+
+static inline void bw_input(gait_world *w, gait_character_id id, double mx, double my, uint32_t held,
+                            uint32_t pressed) {
+    bw_input_look(w, id, mx, my, held, pressed, 0);
 }
 
 static inline gait_character_info bw_info(gait_world *w, gait_character_id id) {

@@ -60,14 +60,7 @@ typedef struct course {
 /* look_yaw in rad/s, so a course turns alike at every frame rate */
 static void input(course_run *r, int i, double mx, double my, uint32_t held, uint32_t pressed,
                   double look_yaw) {
-    gait_input in;
-    memset(&in, 0, sizeof in);
-    in.move_x = mx;
-    in.move_y = my;
-    in.held = held;
-    in.pressed = pressed;
-    in.look_yaw = look_yaw * r->fs; /* rad/s turned into this frame's part */
-    gait_character_set_input(r->w, r->ids[i], &in);
+    bw_input_look(r->w, r->ids[i], mx, my, held, pressed, look_yaw * r->fs); /* this frame's part */
 }
 
 static gait_character_info info(course_run *r, int i) { return bw_info(r->w, r->ids[i]); }

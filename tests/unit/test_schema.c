@@ -2,6 +2,7 @@
  * its defaults are the struct's defaults, and the C validators refuse exactly what the schema
  * says is out of range — the range a tuning file is checked against is the range C checks. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -100,32 +101,25 @@ static gait_status check_row(const void *b, char *err, size_t cap) {
     memcpy(&t.actions[0], b, sizeof t.actions[0]);
     return gait_traverse_table_validate(&t, err, cap);
 }
+/* An init that answers with a status alone: the message names the number as the schema does,
+ * or says a rule between numbers failed. */
+static gait_status said(gait_status s, const gait_schema *schema, const void *b, char *err,
+                        size_t cap) {
+    if (s != GAIT_OK && gait_schema_check(schema, b, err, cap) == GAIT_OK)
+        snprintf(err, cap, "a rule between numbers");
+    return s;
+}
 static gait_status check_stamina(const void *b, char *err, size_t cap) {
     gait_stamina p;
-    gait_status s = gait_stamina_init(&p, b);
-    if (s != GAIT_OK) {
-        /* the pool's init says no more than the status: name the number as the schema does */
-        char why[160] = "";
-        gait_schema_check(gait_stamina_schema(), b, why, sizeof why);
-        snprintf(err, cap, "%s", why[0] ? why : "start above max");
-    }
-    return s;
+    return said(gait_stamina_init(&p, b), gait_stamina_schema(), b, err, cap);
 }
 static gait_status check_camera(const void *b, char *err, size_t cap) {
     gait_camera c;
-    gait_status s = gait_camera_init(&c, b);
-    if (s != GAIT_OK) {
-        char why[160] = "";
-        gait_schema_check(gait_camera_schema(), b, why, sizeof why);
-        snprintf(err, cap, "%s", why[0] ? why : "the order of the ranges");
-    }
-    return s;
+    return said(gait_camera_init(&c, b), gait_camera_schema(), b, err, cap);
 }
 static gait_status check_anim(const void *b, char *err, size_t cap) {
     gait_anim a;
-    gait_status s = gait_anim_init(&a, b);
-    if (s != GAIT_OK) gait_schema_check(gait_anim_schema(), b, err, cap);
-    return s;
+    return said(gait_anim_init(&a, b), gait_anim_schema(), b, err, cap);
 }
 
 TEST(schema_ranges_are_the_validators_ranges) {

@@ -1,11 +1,13 @@
-/* The animation-state signal (docs/behaviour.md, "Animation signal"), after gg-engine's CharacterAnimationController:
- * a grounded reading debounced at edges, a priority order, a clip map that is never switched
- * into a missing clip, and a crossfade on each switch. */
+/* The animation-state signal (docs/behaviour.md, "Animation signal"), after gg-engine's
+ * CharacterAnimationController: a grounded reading debounced at edges, a priority order, a clip
+ * map that is never switched into a missing clip, and a crossfade on each switch. */
 #include "gait/anim.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "core/core.h"
 
 static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "crouch_walk", "jump", "fall", "land",
@@ -14,14 +16,10 @@ static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
 };
 
 const char *gait_anim_state_name(gait_anim_state s) {
-    return (unsigned)s < GAIT_ANIM_STATE_COUNT ? anim_names[s] : NULL;
+    return gait__name_of(anim_names, GAIT_ANIM_STATE_COUNT, (int)s);
 }
-
 int gait_anim_state_from_name(const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < GAIT_ANIM_STATE_COUNT; i++)
-        if (strcmp(name, anim_names[i]) == 0) return i;
-    return -1;
+    return gait__name_index(anim_names, GAIT_ANIM_STATE_COUNT, name);
 }
 
 #define GG "gg-engine's CharacterAnimationController"
@@ -35,19 +33,17 @@ static const gait_schema_field fields[] = {
     AF(land_seconds, 0.2, "s", "provisional", "the land state plays after touching down"),
 };
 #undef AF
-static const gait_schema schema = {"anim", "gait_anim_def", fields,
-                                   (int)(sizeof fields / sizeof fields[0])};
+GAIT__SCHEMA_TABLE(gait_anim_schema, "anim", gait_anim_def, fields)
 
-const gait_schema *gait_anim_schema(void) { return &schema; }
 
 gait_anim_def gait_default_anim_def(void) {
     gait_anim_def d;
-    gait_schema_defaults(&schema, &d);
+    gait_schema_defaults(&gait_anim_schema_table, &d);
     return d;
 }
 
 static bool def_valid(const gait_anim_def *d) {
-    return d && gait_schema_check(&schema, d, NULL, 0) == GAIT_OK;
+    return d && gait_schema_check(&gait_anim_schema_table, d, NULL, 0) == GAIT_OK;
 }
 
 gait_status gait_anim_init(gait_anim *a, const gait_anim_def *d) {

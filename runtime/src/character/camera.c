@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "core/core.h"
 #include "core/vec.h"
 
 /* Every default is provisional: chosen to frame a 1.7 m body the way the game's default camera
@@ -24,20 +25,18 @@ static const gait_schema_field fields[] = {
     CF(ease_out_seconds, 0, 10, 0.4, "s", "to ease back to full length once clear"),
 };
 #undef CF
-static const gait_schema schema = {"camera", "gait_camera_def", fields,
-                                   (int)(sizeof fields / sizeof fields[0])};
+GAIT__SCHEMA_TABLE(gait_camera_schema, "camera", gait_camera_def, fields)
 
-const gait_schema *gait_camera_schema(void) { return &schema; }
 
 gait_camera_def gait_default_camera_def(void) {
     gait_camera_def d;
-    gait_schema_defaults(&schema, &d);
+    gait_schema_defaults(&gait_camera_schema_table, &d);
     return d;
 }
 
 /* The schema's ranges, then the order the ranges must keep. */
 static bool def_valid(const gait_camera_def *d) {
-    if (!d || gait_schema_check(&schema, d, NULL, 0) != GAIT_OK) return false;
+    if (!d || gait_schema_check(&gait_camera_schema_table, d, NULL, 0) != GAIT_OK) return false;
     return d->min_distance > d->probe_radius && d->min_distance <= d->max_distance &&
            d->distance >= d->min_distance && d->distance <= d->max_distance &&
            d->min_pitch <= d->max_pitch && d->pitch >= d->min_pitch && d->pitch <= d->max_pitch;

@@ -30,10 +30,7 @@ const gait__character *gait__character_get_const(const gait_world *w, gait_chara
     return ch;
 }
 
-#define GET(w, id, ch)                                          \
-    if (!(w)) return GAIT_ERR_INVALID_ARGUMENT;                 \
-    gait__character *ch = gait__character_get((w), (id));       \
-    if (!ch) return GAIT_ERR_STALE_ID
+#define GET GAIT__GET
 
 gait_character_def gait_default_character_def(void) {
     gait_character_def d;
@@ -137,9 +134,7 @@ gait_status gait_character_set_input(gait_world *w, gait_character_id id, const 
 }
 
 gait_status gait_character_held_presses(const gait_world *w, gait_character_id id, uint32_t *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     *out = ch->pressed;
     return GAIT_OK;
 }
@@ -215,9 +210,7 @@ gait_status gait_character_spend(gait_world *w, gait_character_id id, double amo
 
 gait_status gait_character_can_spend(const gait_world *w, gait_character_id id, double amount,
                                      bool *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     if (!isfinite(amount) || amount < 0) return GAIT_ERR_INVALID_ARGUMENT;
     *out = gait_stamina_can_spend(&ch->stamina, amount);
     return GAIT_OK;
@@ -236,9 +229,7 @@ gait_status gait_character_set_camera_yaw(gait_world *w, gait_character_id id, d
 }
 
 gait_status gait_character_camera(const gait_world *w, gait_character_id id, gait_camera *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     *out = ch->camera;
     return GAIT_OK;
 }
@@ -252,9 +243,7 @@ gait_status gait_character_set_camera_def(gait_world *w, gait_character_id id,
 }
 
 gait_status gait_character_anim(const gait_world *w, gait_character_id id, gait_anim_signal *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     gait_anim_signal_get(&ch->anim, out);
     return GAIT_OK;
 }
@@ -294,9 +283,7 @@ gait_status gait_character_set_gate_hook(gait_world *w, gait_character_id id, ga
 
 gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
                                     gait_character_info *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     memset(out, 0, sizeof *out);
     out->position = ch->position;
     out->velocity = ch->velocity;
@@ -319,9 +306,7 @@ gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
 }
 
 gait_status gait_character_pose(const gait_world *w, gait_character_id id, gait_pose *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     double a = gait_clock_alpha(&w->clock);
     out->position = v3_lerp(ch->prev_position, ch->position, a);
     out->yaw = ch->prev_yaw + remainder(ch->yaw - ch->prev_yaw, 2 * M_PI) * a;

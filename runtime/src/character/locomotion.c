@@ -7,20 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/core.h"
+
 static const char *const state_names[GAIT_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "jump", "fall", "glide", "plunge",
     "climb", "climb_jump", "swim", "swim_dash", "drown", "traverse",
 };
 
 const char *gait_state_name(gait_state s) {
-    return (unsigned)s < GAIT_STATE_COUNT ? state_names[s] : NULL;
+    return gait__name_of(state_names, GAIT_STATE_COUNT, (int)s);
 }
-
 int gait_state_from_name(const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < GAIT_STATE_COUNT; i++)
-        if (strcmp(name, state_names[i]) == 0) return i;
-    return -1;
+    return gait__name_index(state_names, GAIT_STATE_COUNT, name);
 }
 
 bool gait_state_on_foot(gait_state s) {
@@ -106,15 +104,13 @@ static const gait_schema_field fields[] = {
 #undef F
 #undef FC
 
-static const gait_schema schema = {"locomotion", "gait_locomotion", fields,
-                                   (int)(sizeof fields / sizeof fields[0])};
+GAIT__SCHEMA_TABLE(gait_locomotion_schema, "locomotion", gait_locomotion, fields)
 
-const gait_schema *gait_locomotion_schema(void) { return &schema; }
 
 gait_locomotion gait_default_locomotion(void) {
     gait_locomotion n;
     memset(&n, 0, sizeof n);
-    gait_schema_defaults(&schema, &n);
+    gait_schema_defaults(&gait_locomotion_schema_table, &n);
     return n;
 }
 
@@ -125,7 +121,7 @@ gait_status gait_locomotion_validate(const gait_locomotion *n, char *err, size_t
         if (err && cap) snprintf(err, cap, "numbers are NULL");
         return GAIT_ERR_INVALID_ARGUMENT;
     }
-    gait_status s = gait_schema_check(&schema, n, err, cap);
+    gait_status s = gait_schema_check(&gait_locomotion_schema_table, n, err, cap);
     if (s != GAIT_OK) return s;
     if (n->capsule_height < 2 * n->capsule_radius || n->crouch_height < 2 * n->capsule_radius) {
         if (err && cap)

@@ -10,12 +10,7 @@
 
 /* An upright capsule of radius r and height h (m) standing with its feet at feet. */
 static inline gait_capsule gait__upright_capsule(gait_vec3 feet, double r, double h) {
-    gait_capsule c;
-    c.a.x = c.b.x = feet.x;
-    c.a.z = c.b.z = feet.z;
-    c.a.y = feet.y + r;
-    c.b.y = feet.y + h - r;
-    c.radius = r;
+    gait_capsule c = {{feet.x, feet.y + r, feet.z}, {feet.x, feet.y + h - r, feet.z}, r};
     return c;
 }
 

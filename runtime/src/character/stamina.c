@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "core/core.h"
+
 #define WIKI "Genshin Impact Wiki, Stamina"
 #define D(n, lo, hi, open, def, unit, file, src, doc) \
     {#n, "", offsetof(gait_stamina_def, n), lo, hi, open, def, unit, file, src, doc}
@@ -20,21 +22,19 @@ static const gait_schema_field fields[] = {
       "consumption multiplier: every cost and threshold is multiplied by it"),
 };
 #undef D
-static const gait_schema schema = {"stamina", "gait_stamina_def", fields,
-                                   (int)(sizeof fields / sizeof fields[0])};
+GAIT__SCHEMA_TABLE(gait_stamina_schema, "stamina", gait_stamina_def, fields)
 enum { F_MAX, F_START, F_RATE, F_DELAY, F_MULTIPLIER };
 
-const gait_schema *gait_stamina_schema(void) { return &schema; }
 
 gait_stamina_def gait_default_stamina_def(void) {
     gait_stamina_def d;
-    gait_schema_defaults(&schema, &d);
+    gait_schema_defaults(&gait_stamina_schema_table, &d);
     return d;
 }
 
 gait_status gait_stamina_init(gait_stamina *p, const gait_stamina_def *d) {
     if (!p || !d) return GAIT_ERR_INVALID_ARGUMENT;
-    if (gait_schema_check(&schema, d, NULL, 0) != GAIT_OK || d->start > d->max)
+    if (gait_schema_check(&gait_stamina_schema_table, d, NULL, 0) != GAIT_OK || d->start > d->max)
         return GAIT_ERR_INVALID_ARGUMENT;
     p->max = d->max;
     p->value = d->start < 0 ? d->max : d->start;

@@ -34,9 +34,7 @@ gait_status gait_world_set_debug_draw(gait_world *w, const gait_debug_draw *d) {
 
 gait_status gait_character_set_traverse_hook(gait_world *w, gait_character_id id,
                                              gait_traverse_hook hook, void *user) {
-    if (!w) return GAIT_ERR_INVALID_ARGUMENT;
-    gait__character *ch = gait__character_get(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET(w, id, ch);
     ch->trav.hook = hook;
     ch->trav.hook_user = user;
     return GAIT_OK;
@@ -44,9 +42,7 @@ gait_status gait_character_set_traverse_hook(gait_world *w, gait_character_id id
 
 gait_status gait_character_traverse_info(const gait_world *w, gait_character_id id,
                                          gait_traverse_info *out) {
-    if (!w || !out) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, out);
     const gait__traverse *t = &ch->trav;
     memset(out, 0, sizeof *out);
     out->scan = t->scan;
@@ -91,9 +87,7 @@ static void draw_character(const gait_world *w, const gait__character *ch, const
 
 gait_status gait_character_traverse_draw(const gait_world *w, gait_character_id id,
                                          const gait_debug_draw *d) {
-    if (!w || !d) return GAIT_ERR_INVALID_ARGUMENT;
-    const gait__character *ch = gait__character_get_const(w, id);
-    if (!ch) return GAIT_ERR_STALE_ID;
+    GAIT__GET_CONST(w, id, ch, d);
     draw_character(w, ch, d);
     return GAIT_OK;
 }

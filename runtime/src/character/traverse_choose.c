@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/vec.h"
 
 #define MANTLE_HIGH_FROM 1.25  /* m: over the top of a climb, a ledge higher than this above the
@@ -19,32 +20,19 @@ static const char *const kind_names[GAIT_TRAVERSE_KIND_COUNT] = {"none", "vault"
                                                                  "mantle_low", "mantle_high"};
 
 const char *gait_traverse_kind_name(gait_traverse_kind k) {
-    return (unsigned)k < GAIT_TRAVERSE_KIND_COUNT ? kind_names[k] : NULL;
+    return gait__name_of(kind_names, GAIT_TRAVERSE_KIND_COUNT, (int)k);
 }
-
 int gait_traverse_kind_from_name(const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < GAIT_TRAVERSE_KIND_COUNT; i++)
-        if (strcmp(name, kind_names[i]) == 0) return i;
-    return -1;
+    return gait__name_index(kind_names, GAIT_TRAVERSE_KIND_COUNT, name);
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
 static gait_traverse_action_def row(gait_traverse_kind k, double h0, double h1, double d0, double d1,
                                     double s0, double s1, int floor, double rise, double cross) {
-    gait_traverse_action_def a;
-    memset(&a, 0, sizeof a);
-    a.kind = k;
-    a.min_height = h0;
-    a.max_height = h1;
-    a.min_depth = d0;
-    a.max_depth = d1;
-    a.min_speed = s0;
-    a.max_speed = s1;
-    a.back_floor = floor;
-    a.rise_speed = rise;
-    a.cross_speed = cross;
+    gait_traverse_action_def a = {.kind = k, .min_height = h0, .max_height = h1, .min_depth = d0,
+                                  .max_depth = d1, .min_speed = s0, .max_speed = s1,
+                                  .back_floor = floor, .rise_speed = rise, .cross_speed = cross};
     return a;
 }
 
@@ -78,8 +66,7 @@ static const gait_schema_field table_fields[] = {
        "a climbing body mantles over a ledge this close above its feet"),
 };
 #undef TF
-static const gait_schema table_schema = {"traversal", "gait_traverse_table", table_fields,
-                                         (int)(sizeof table_fields / sizeof table_fields[0])};
+GAIT__SCHEMA_TABLE(gait_traverse_table_schema, "traversal", gait_traverse_table, table_fields)
 
 /* A row's numbers; the default is what a row of traversal.lua that leaves the key out gets. */
 #define AF(n, lo, hi, def, unit, src, doc)                                                     \
@@ -97,12 +84,9 @@ static const gait_schema_field action_fields[] = {
     AF(cross_speed, 0.05, 50, 2.5, "m/s", PROV, "forward over the ledge"),
 };
 #undef AF
-static const gait_schema action_schema = {"traversal_action", "gait_traverse_action_def",
-                                          action_fields,
-                                          (int)(sizeof action_fields / sizeof action_fields[0])};
+GAIT__SCHEMA_TABLE(gait_traverse_action_schema, "traversal_action", gait_traverse_action_def,
+                   action_fields)
 
-const gait_schema *gait_traverse_table_schema(void) { return &table_schema; }
-const gait_schema *gait_traverse_action_schema(void) { return &action_schema; }
 
 /* The default rows (bands: GASP; the 0.5 m floor of every band, the hurdle's 3.5 m/s and the
  * speeds: provisional; scripts/tuning/traversal.lua says the same per number). */
@@ -114,7 +98,7 @@ gait_traverse_table gait_default_traverse_table(void) {
     t.actions[2] = row(GAIT_TRAVERSE_MANTLE_LOW, 0.5, 1.25, 0.0, INFINITY, 0.0, 1e3, -1, 2.5, 2.0);
     t.actions[3] = row(GAIT_TRAVERSE_MANTLE_HIGH, 1.25, 2.75, 0.0, INFINITY, 0.0, 1e3, -1, 2.2, 1.6);
     t.count = 4;
-    gait_schema_defaults(&table_schema, &t);
+    gait_schema_defaults(&gait_traverse_table_schema_table, &t);
     return t;
 }
 
@@ -135,7 +119,8 @@ gait_status gait_traverse_table_validate(const gait_traverse_table *t, char *err
             snprintf(err, cap, "count = %d is not in [0, %d]", t->count, GAIT_TRAVERSE_MAX_ACTIONS);
         return GAIT_ERR_INVALID_ARGUMENT;
     }
-    if (gait_schema_check(&table_schema, t, err, cap) != GAIT_OK) return GAIT_ERR_INVALID_ARGUMENT;
+    if (gait_schema_check(&gait_traverse_table_schema_table, t, err, cap) != GAIT_OK)
+        return GAIT_ERR_INVALID_ARGUMENT;
     if (t->reach_max < t->reach_min)
         return below(err, cap, "", "reach_max", t->reach_max, "reach_min", t->reach_min);
     for (int i = 0; i < t->count; i++) {
@@ -146,7 +131,7 @@ gait_status gait_traverse_table_validate(const gait_traverse_table *t, char *err
             if (err && cap) snprintf(err, cap, "%skind = %d is not an action", prefix, (int)a->kind);
             return GAIT_ERR_INVALID_ARGUMENT;
         }
-        if (gait_schema_check(&action_schema, a, why, sizeof why) != GAIT_OK) {
+        if (gait_schema_check(&gait_traverse_action_schema_table, a, why, sizeof why) != GAIT_OK) {
             if (err && cap) snprintf(err, cap, "%s%s", prefix, why);
             return GAIT_ERR_INVALID_ARGUMENT;
         }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/vec.h"
 
 #define FAIL GAIT__FAIL
@@ -14,14 +15,10 @@ static const char *const body_type_names[GAIT_BODY_TYPE_COUNT] = {
 };
 
 const char *gait_body_type_name(gait_body_type type) {
-    return (unsigned)type < GAIT_BODY_TYPE_COUNT ? body_type_names[type] : NULL;
+    return gait__name_of(body_type_names, GAIT_BODY_TYPE_COUNT, (int)type);
 }
-
 int gait_body_type_from_name(const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < GAIT_BODY_TYPE_COUNT; i++)
-        if (strcmp(name, body_type_names[i]) == 0) return i;
-    return -1;
+    return gait__name_index(body_type_names, GAIT_BODY_TYPE_COUNT, name);
 }
 
 gait_world_def gait_default_world_def(void) {
@@ -77,7 +74,9 @@ void gait_world_destroy(gait_world *w) {
     gait__free(&hooks, w, sizeof *w);
 }
 
-const char *gait_world_last_error(const gait_world *w) { return w ? w->error : "world is NULL"; }
+const char *gait_world_last_error(const gait_world *w) {
+    return w ? w->error : "world is NULL";
+}
 gait_collider *gait_world_collider(gait_world *w) { return w ? w->collider : NULL; }
 const gait_collider *gait_world_collider_const(const gait_world *w) { return w ? w->collider : NULL; }
 

@@ -29,6 +29,17 @@ struct gait_world {
 gait__character *gait__character_get(gait_world *world, gait_character_id id);
 const gait__character *gait__character_get_const(const gait_world *world, gait_character_id id);
 
+/* The opening of a character call: `ch` for the id, or the call returns INVALID_ARGUMENT (no
+ * world, or `out` NULL) or STALE_ID. */
+#define GAIT__GET(w, id, ch)                                    \
+    if (!(w)) return GAIT_ERR_INVALID_ARGUMENT;                 \
+    gait__character *ch = gait__character_get((w), (id));       \
+    if (!ch) return GAIT_ERR_STALE_ID
+#define GAIT__GET_CONST(w, id, ch, out)                                 \
+    if (!(w) || !(out)) return GAIT_ERR_INVALID_ARGUMENT;               \
+    const gait__character *ch = gait__character_get_const((w), (id));   \
+    if (!ch) return GAIT_ERR_STALE_ID
+
 /* One step of the live characters in slots [first, end) (step.c). A character's step writes
  * only that character: separate ranges may run at once. */
 void gait__world_step_range(gait_world *world, int first, int end, double dt);

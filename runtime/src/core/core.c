@@ -79,3 +79,14 @@ const char *gait_status_string(gait_status status) {
     default: return "unknown status";
     }
 }
+
+const char *gait__name_of(const char *const *names, int count, int value) {
+    return value >= 0 && value < count ? names[value] : NULL;
+}
+
+int gait__name_index(const char *const *names, int count, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(name, names[i]) == 0) return i;
+    return -1;
+}

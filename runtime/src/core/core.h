@@ -3,6 +3,7 @@
 #define GAIT_CORE_H
 
 #include <stdarg.h>
+#include "gait/schema.h"
 #include "gait/types.h"
 
 /* Fill NULL members of *hooks with the defaults. */
@@ -22,6 +23,16 @@ gait_status gait__fail(char *buf, size_t cap, gait_status status, const char *fm
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* An enum's names: names[value], or NULL out of range; the value of `name`, or -1. */
+const char *gait__name_of(const char *const *names, int count, int value);
+int gait__name_index(const char *const *names, int count, const char *name);
+
+/* A module's schema table (gait/schema.h) and its public getter, from an array of fields. */
+#define GAIT__SCHEMA_TABLE(getter, name, type, fields)                                     \
+    static const gait_schema getter##_table = {name, #type, fields,                       \
+                                               (int)(sizeof fields / sizeof fields[0])};  \
+    const gait_schema *getter(void) { return &getter##_table; }
 
 #define GAIT_ASSERT(hooks, cond) \
     do { if (!(cond)) (hooks)->assert_fail(#cond, __FILE__, __LINE__, (hooks)->user); } while (0)

@@ -465,21 +465,19 @@ static int l_tuning_load(lua_State *L) {
  * locomotion.lua, gates.lua and stamina.lua (costs), as gait_locomotion_schema() has them, and
  * stamina.lua's refill_rate and refill_delay (gait_stamina_schema()). */
 static void push_field(lua_State *L, const field *f, const char *file) {
+    const char *const num_keys[] = {"min", "max", "default"};
+    const double nums[] = {f->min, f->max, f->value};
+    const char *const str_keys[] = {"unit", "file", "source", "doc"};
+    const char *const strs[] = {f->unit, file, f->source, f->doc};
     lua_createtable(L, 0, 7);
-    lua_pushnumber(L, f->min);
-    lua_setfield(L, -2, "min");
-    lua_pushnumber(L, f->max);
-    lua_setfield(L, -2, "max");
-    lua_pushstring(L, f->unit);
-    lua_setfield(L, -2, "unit");
-    lua_pushstring(L, file);
-    lua_setfield(L, -2, "file");
-    lua_pushnumber(L, f->value);
-    lua_setfield(L, -2, "default");
-    lua_pushstring(L, f->source);
-    lua_setfield(L, -2, "source");
-    lua_pushstring(L, f->doc);
-    lua_setfield(L, -2, "doc");
+    for (int i = 0; i < 3; i++) {
+        lua_pushnumber(L, nums[i]);
+        lua_setfield(L, -2, num_keys[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        lua_pushstring(L, strs[i]);
+        lua_setfield(L, -2, str_keys[i]);
+    }
     lua_setfield(L, -2, f->name);
 }
 
