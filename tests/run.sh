@@ -25,6 +25,8 @@ run_suite() { # name, command...
     p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    # a suite that ran nothing tested nothing: it fails, it does not pass
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then echo "$name: ran no test"; f=1; fi
     total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
     printf '%-28s %s\n' "$name" "$line"
     if [ "$f" -ne 0 ]; then

@@ -13,17 +13,18 @@
 #   script_error t=… file:line: message
 # Then a headless run: --frames, --screenshot and an --input track; then a replay recorded at
 # --fps 144 and played back by `gait replay` and `gait-sandbox --replay` (equal state hashes).
-# One line per check, then "N passed, N failed". Skips (0 passed, 0 failed) only without
-# xvfb-run.
+# One line per check, then "N passed, N failed". Without xvfb-run it cannot run: that is a
+# failure, never a quiet pass.
 BUILD=${1:-build}
 case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
 SANDBOX="$BUILD/gait-sandbox"
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed (apt-get install xvfb xauth), the sandbox cannot be shown"
-    echo "0 passed, 0 failed"
-    exit 0
+    echo "FAIL xvfb-run is not installed (apt-get install xvfb xauth, or make deps): the sandbox"
+    echo "     cannot be shown, so nothing of it was tested"
+    echo "0 passed, 1 failed"
+    exit 1
 fi
 
 pass=0
