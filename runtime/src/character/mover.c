@@ -30,6 +30,10 @@
 #define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
                                   collider's default ceiling_slope) */
 #define PLACE_PROBE 1000.0     /* m: farthest gait_mover_place looks down for ground */
+#define NEAR_SKIN 0.05         /* m a move's look for landmarks reaches past its own reach */
+#define TERRAIN_RISE_PER_RUN 0.1 /* a terrain rise steeper than walkable stops a walk that would
+                                  climb more than this per metre of run (m/m) */
+#define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -425,6 +429,53 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     return true;
 }
 
+/* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
+ * "The body"). The walk from start by d ended at p; a terrain rise of more than
+ * TERRAIN_RISE_PER_RUN of the run there is a wall: the move tries along the cliff's foot (its
+ * contour), else stays. Returns the feet. */
+static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
+                              gait_move_result *r, bool *floor_met) {
+    double h;
+    gait_vec3 tn;
+    if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
+        return p;
+    double run = v3_len(horizontal(v3_sub(p, start)));
+    if (h - start.y <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS) return p;
+    r->wall = true;
+    r->wall_terrain = true;
+    r->wall_normal = tn;
+    gait_vec3 nh = v3_norm(horizontal(tn));
+    gait_vec3 d2 = clip_plane(d, nh);
+    gait__slide_info si;
+    gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+    if (si.solid) r->touched = true;
+    if (si.floor) *floor_met = true;
+    double h2;
+    gait_vec3 tn2;
+    double run2 = v3_len(horizontal(v3_sub(p2, start)));
+    if (run2 > LIFT_EPS && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
+        (is_floor(m, tn2) || h2 - start.y <= TERRAIN_RISE_PER_RUN * run2))
+        return p2;
+    return start;
+}
+
+/* The terrain lifted the feet from cast_y to p where no cast went: cast that lift too. Rising
+ * ground under a low ceiling leaves no room for the body: the move is refused, as a wall's is.
+ * Returns the feet. */
+static gait_vec3 lift_check(const gait_mover *m, gait_vec3 start, double cast_y, gait_vec3 p,
+                            gait_vec3 ground_normal, gait_move_result *r) {
+    gait_hit hit;
+    if (!sweep(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) return p;
+    r->grounded = true;
+    r->steep = false;
+    r->ground_normal = ground_normal;
+    r->ground_height = start.y;
+    r->ceiling = true;
+    r->vel = v3(0, 0, 0);
+    r->touched = hit.start_solid;
+    return start;
+}
+
 void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait_mover_cache *near,
                       gait_move_result *r) {
@@ -433,7 +484,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
     gait_mover tmp;
     /* reach: the step up and the snap down (step height each), a margin for the skin */
-    const gait_mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + 0.05);
+    const gait_mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + NEAR_SKIN);
     /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
     gait_vec3 d3 = d;
     if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
@@ -459,53 +510,14 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     }
     if (si.ceiling) r->ceiling = true;
 
-    /* the terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
-     * "The body") */
-    double h;
-    gait_vec3 tn;
-    if (terrain_at(m, p.x, p.z, &h, &tn) && !is_floor(m, tn) && h > p.y - m->step_height) {
-        double run = v3_len(horizontal(v3_sub(p, start)));
-        if (h - start.y > 0.1 * run + 1e-9) {
-            r->wall = true;
-            r->wall_terrain = true;
-            r->wall_normal = tn;
-            /* try along the foot of the cliff (its contour), else stay */
-            gait_vec3 nh = v3_norm(horizontal(tn));
-            gait_vec3 d2 = clip_plane(d, nh);
-            gait_vec3 p2 = slide(m, start, d2, true, false, &si);
-            if (si.solid) r->touched = true;
-            if (si.floor) floor_met = true;
-            double h2;
-            gait_vec3 tn2;
-            double run2 = v3_len(horizontal(v3_sub(p2, start)));
-            if (run2 > 1e-9 && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
-                (is_floor(m, tn2) || h2 - start.y <= 0.1 * run2))
-                p = p2;
-            else
-                p = start;
-        }
-    }
+    p = terrain_wall(m, start, d, p, r, &floor_met);
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
     /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
      * feet (the move was cast along the ground's plane): the height function alone answers */
     double cast_y = p.y;
     p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
-    if (m == m_in && p.y > cast_y + 1e-9) {
-        /* the terrain lifted the feet where no cast went: cast that lift too. Rising ground
-         * under a low ceiling leaves no room for the body: the move is refused, as a wall's is */
-        gait_hit hit;
-        if (sweep(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) {
-            p = start;
-            r->grounded = true;
-            r->steep = false;
-            r->ground_normal = ground_normal;
-            r->ground_height = start.y;
-            r->ceiling = true;
-            r->vel = v3(0, 0, 0);
-            r->touched = hit.start_solid;
-        }
-    }
+    if (m == m_in && p.y > cast_y + LIFT_EPS) p = lift_check(m, start, cast_y, p, ground_normal, r);
     *feet_io = p;
 }
 
@@ -513,7 +525,7 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
                      gait_mover_cache *near, gait_move_result *r) {
     result_clear(r);
     gait_mover tmp;
-    const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, 0.05);
+    const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
     gait__slide_info si;
     gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
     r->touched = si.solid;

@@ -11,6 +11,8 @@
 #include "world_internal.h"
 
 #define FAIL GAIT__FAIL
+#define LABEL_ABOVE 0.3 /* m over the capsule's top the scan's label is drawn */
+#define CORRIDOR_MARK 0.6 /* m either side the corridor's end is drawn */
 
 gait_status gait_world_set_traverse_table(gait_world *w, const gait_traverse_table *t) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
@@ -72,13 +74,15 @@ static void draw_character(const gait_world *w, const gait__character *ch, const
         char line[96];
         snprintf(line, sizeof line, "%s h %.2f d %.2f%s", t->scan.reason, t->scan.height,
                  t->scan.depth, t->scan.thick ? " thick" : "");
-        gait__draw_text(d, v3(t->query.feet.x, t->query.feet.y + t->query.height + 0.3, t->query.feet.z), line,
-              t->scan.ok ? GAIT__COL_GRAB : GAIT__COL_HIT);
+        gait_vec3 at = t->query.feet;
+        at.y += t->query.height + LABEL_ABOVE;
+        gait__draw_text(d, at, line, t->scan.ok ? GAIT__COL_GRAB : GAIT__COL_HIT);
     }
     if (gait__traverse_playing(t)) {
         gait_vec3 side = v3(-t->in.z, 0, t->in.x);
         gait_vec3 c = v3_mad(t->origin, t->in, t->corridor);
-        gait__draw_line(d, v3_mad(c, side, -0.6), v3_mad(c, side, 0.6), GAIT__COL_CORRIDOR);
+        gait__draw_line(d, v3_mad(c, side, -CORRIDOR_MARK), v3_mad(c, side, CORRIDOR_MARK),
+                        GAIT__COL_CORRIDOR);
         gait__draw_line(d, t->origin, c, GAIT__COL_CORRIDOR);
         gait__draw_text(d, c, gait_traverse_kind_name(t->kind), GAIT__COL_CORRIDOR);
         if (t->latch) gait__draw_box(d, t->latch_min, t->latch_max, GAIT__COL_LATCH);

@@ -41,6 +41,75 @@
 
 static const gait_vec3 UP = {0, 1, 0};
 
+#define CROSS_IN 0.05        /* m past the front edge the rise ends and the cross begins */
+#define MANTLE_IN 0.1        /* m past the radius from the edge a mantle's cross ends */
+#define VAULT_PAST 0.05      /* m past the radius beyond the back face a vault's cross ends */
+#define LATCH_SIDE 0.1       /* m past the radius either side along the ledge the latch box reaches */
+#define LATCH_BEFORE 0.05    /* m before the front face ... */
+#define LATCH_DEPTH 0.6      /* ... to this far into the obstacle at most (its depth if less) ... */
+#define LATCH_PAST 0.02      /* ... plus this */
+#define LATCH_BELOW 0.2      /* m past the radius below the ledge ... */
+#define LATCH_ABOVE 0.1      /* ... to this far above it */
+
+static bool is_mantle(const gait__traverse *t, const gait_traverse_scan *s) {
+    return t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH || s->thick;
+}
+
+/* The path: the approach point under the grab point, up the face (the last RISE_DIAGONAL a
+ * diagonal through the corner when a latch lets it), over the ledge, to past the back face (a
+ * vault) or onto the top (a mantle). A body off the ground (over the top of a climb) or already
+ * at the face skips the approach. */
+static void plan_path(gait__traverse *t, const gait_traverse_scan *s, const gait__character *ch,
+                      double r, bool latch) {
+    gait_vec3 g = t->origin;
+    gait_vec3 ap = v3_mad(g, t->in, -(r + SKIN));
+    ap.y = ch->position.y;
+    t->path[0] = ap;
+    double ly = t->ledge_y;
+    t->path[1] = v3(ap.x, latch ? ly - RISE_DIAGONAL : ly + CLEAR, ap.z);
+    gait_vec3 p2 = v3_mad(g, t->in, CROSS_IN);
+    t->path[2] = v3(p2.x, ly + CLEAR, p2.z);
+    gait_vec3 p3 = v3_mad(g, t->in, is_mantle(t, s) ? r + MANTLE_IN : s->depth + r + VAULT_PAST);
+    t->path[3] = v3(p3.x, ly + CLEAR, p3.z);
+    t->path_count = 4;
+    t->path_next = 0;
+    gait_vec3 d = v3_sub(ap, ch->position);
+    d.y = 0;
+    t->phase = (!ch->contact.grounded || v3_len(d) <= APPROACH_TOL) ? GAIT_TRAVERSE_PHASE_RISE
+                                                                     : GAIT_TRAVERSE_PHASE_APPROACH;
+    if (t->phase == GAIT_TRAVERSE_PHASE_RISE) {
+        t->path[1].x = ch->position.x;
+        t->path[1].z = ch->position.z;
+        t->path_next = 1;
+    }
+}
+
+/* The latch: the obstacle's triangles near the ledge, a box round the grab point. */
+static void set_latch(gait__traverse *t, const gait_traverse_scan *s, double r, bool latch) {
+    t->latch = latch;
+    t->latch_landmark = s->landmark;
+    gait_vec3 g = t->origin, side = v3(-t->in.z, 0, t->in.x);
+    double ly = t->ledge_y;
+    gait_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    double along[2] = {-(r + LATCH_SIDE), r + LATCH_SIDE};
+    double into[2] = {-LATCH_BEFORE,
+                      fmin(s->thick ? LATCH_DEPTH : s->depth, LATCH_DEPTH) + LATCH_PAST};
+    double ys[2] = {ly - (r + LATCH_BELOW), ly + LATCH_ABOVE};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 2; k++) {
+                gait_vec3 p = v3_mad(v3_mad(g, side, along[i]), t->in, into[j]);
+                p.y = ys[k];
+                lo = v3_min(lo, p);
+                hi = v3_max(hi, p);
+            }
+    t->latch_min = lo;
+    t->latch_max = hi;
+}
+
+/* Starts the pending action from the last scan: its row's speeds, the corridor (how far past
+ * the front face it may take the feet, from what the scan saw and nothing more), the path and
+ * the latch. */
 static void start_action(const gait_traverse_table *tab, gait__character *ch,
                          const gait_locomotion *n) {
     gait__traverse *t = &ch->trav;
@@ -63,55 +132,12 @@ static void start_action(const gait_traverse_table *tab, gait__character *ch,
     t->rise_speed = a->rise_speed;
     t->cross_speed = a->cross_speed;
     t->drop_speed = a->cross_speed;
-    bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
-                  s->thick;
-    /* the corridor: how far past the front face this action may take the feet, from what the
-     * scan saw and nothing more */
-    if (mantle) t->corridor = tab->corridor_mantle;
+    if (is_mantle(t, s)) t->corridor = tab->corridor_mantle;
     else if (s->back_floor) t->corridor = s->back_floor_distance + tab->corridor_floor_margin;
     else t->corridor = s->depth + r + tab->corridor_flight_margin;
-    /* the path */
-    gait_vec3 g = t->origin;
-    gait_vec3 ap = v3_mad(g, t->in, -(r + SKIN));
-    ap.y = ch->position.y;
-    t->path[0] = ap;
     bool latch = s->landmark.index1 != 0;
-    double ly = t->ledge_y;
-    t->path[1] = v3(ap.x, latch ? ly - RISE_DIAGONAL : ly + CLEAR, ap.z);
-    gait_vec3 p2 = v3_mad(g, t->in, 0.05);
-    t->path[2] = v3(p2.x, ly + CLEAR, p2.z);
-    gait_vec3 p3 = v3_mad(g, t->in, mantle ? r + 0.1 : s->depth + r + 0.05);
-    t->path[3] = v3(p3.x, ly + CLEAR, p3.z);
-    t->path_count = 4;
-    t->path_next = 0;
-    /* a body off the ground (over the top of a climb) or already at the face skips the approach */
-    gait_vec3 d = v3_sub(ap, ch->position);
-    d.y = 0;
-    t->phase = (!ch->contact.grounded || v3_len(d) <= APPROACH_TOL) ? GAIT_TRAVERSE_PHASE_RISE
-                                                                     : GAIT_TRAVERSE_PHASE_APPROACH;
-    if (t->phase == GAIT_TRAVERSE_PHASE_RISE) {
-        t->path[1].x = ch->position.x;
-        t->path[1].z = ch->position.z;
-        t->path_next = 1;
-    }
-    /* the latch: the obstacle's triangles near the ledge, a box round the grab point */
-    t->latch = latch;
-    t->latch_landmark = s->landmark;
-    gait_vec3 side = v3(-t->in.z, 0, t->in.x);
-    gait_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    double along[2] = {-(r + 0.1), r + 0.1};
-    double into[2] = {-0.05, fmin(s->thick ? 0.6 : s->depth, 0.6) + 0.02};
-    double ys[2] = {ly - (r + 0.2), ly + 0.1};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++)
-            for (int k = 0; k < 2; k++) {
-                gait_vec3 p = v3_mad(v3_mad(g, side, along[i]), t->in, into[j]);
-                p.y = ys[k];
-                lo = v3_min(lo, p);
-                hi = v3_max(hi, p);
-            }
-    t->latch_min = lo;
-    t->latch_max = hi;
+    plan_path(t, s, ch, r, latch);
+    set_latch(t, s, r, latch);
 }
 
 /* The filter of the action's own sweeps: the whole world, less the latched region while on. */
@@ -162,167 +188,218 @@ static void finish_contact(gait__character *ch, const gait_mover *m, bool ground
     gait__sense_contact(ch, m, &r, false, false, GAIT__PROBE_FULL);
 }
 
-void gait__traverse_move(const gait_collider *col, const gait_traverse_table *tab,
-                         gait__character *ch, const gait_locomotion *n, double dt) {
-    gait__traverse *t = &ch->trav;
-    if (t->pending) start_action(tab, ch, n);
-    gait_mover m;
-    gait_mover_init(&m, col, n->capsule_radius, n->capsule_height, n->step_height,
-                     n->max_walk_slope);
-    double r = n->capsule_radius, h = n->capsule_height;
-    gait_vec3 start = ch->position, feet = start;
-    gait_vec3 vel = v3(0, 0, 0);
-    bool grounded = false;
-    gait_vec3 gn = UP;
-    gait_move_result res;
-    memset(&res, 0, sizeof res);
+/* One step of an action, as each phase fills it. */
+typedef struct action_move {
+    const gait_collider *col;
+    gait_mover m;               /* the standing capsule */
+    gait__traverse *t;
+    gait__character *ch;
+    const gait_locomotion *n;
+    double dt;
+    double r, h;                /* m: the capsule */
+    gait_filter f;              /* the action's sweeps: the world less the latched region */
+    gait_vec3 start, feet;
+    gait_vec3 vel;              /* m/s handed to the body afterwards */
+    bool grounded;
+    gait_vec3 gn;               /* ground normal */
+    gait_move_result res;       /* the last mover call's */
+} action_move;
 
-    if (t->kind == GAIT_TRAVERSE_NONE || t->phase == GAIT_TRAVERSE_PHASE_DONE) {
-        /* nothing to play (a hook forced the state): stand where it is */
+#define APPROACH_WALL 0.15      /* m: a body stopped by the face this close to the approach point
+                                   is there */
+#define NO_WAY 1e-4             /* m: an approach step that gains less made no way */
+#define PATH_LEGS 4             /* waypoints a step may pass (the path has 4) */
+#define STEP_LEFT 1e-12         /* s: less of a step than this is none */
+
+/* Walk to the face below the grab point, at the speed the body came with (a standing start
+ * walks), then rise. */
+static void move_approach(action_move *am) {
+    gait__traverse *t = am->t;
+    const gait__character *ch = am->ch;
+    gait_vec3 d = v3_sub(t->path[0], am->feet);
+    d.y = 0;
+    double dist = v3_len(d);
+    double speed = fmax(am->n->walk_speed, sqrt(ch->velocity.x * ch->velocity.x +
+                                                 ch->velocity.z * ch->velocity.z));
+    if (dist > APPROACH_TOL) {
+        double sp = fmin(speed, dist / am->dt);
+        gait_mover_walk(&am->m, &am->feet, v3_scale(d, sp / dist), ch->body.ground_normal, am->dt,
+                        NULL, &am->res);
+        am->grounded = am->res.grounded;
+        am->gn = am->res.ground_normal;
+        am->vel = v3_scale(v3_sub(am->feet, am->start), 1.0 / am->dt);
+        gait_vec3 d2 = v3_sub(t->path[0], am->feet);
+        d2.y = 0;
+        if (v3_len(d2) > dist - NO_WAY) t->blocked += am->dt; /* made no way */
+        if (!am->res.grounded) t->blocked = BLOCKED_END + 1;  /* the ground dropped away */
+    }
+    gait_vec3 d3 = v3_sub(t->path[0], am->feet);
+    d3.y = 0;
+    if (v3_len(d3) <= APPROACH_TOL || (am->res.wall && v3_len(d3) < APPROACH_WALL)) {
+        t->phase = GAIT_TRAVERSE_PHASE_RISE;
+        t->path[1].x = am->feet.x;
+        t->path[1].z = am->feet.z;
+        t->path_next = 1;
+    }
+}
+
+/* Rise and cross: along the waypoints at the row's speeds, what is left of the step carrying
+ * on; at the end a mantle settles on the top, a vault starts its drop. */
+static void move_along_path(action_move *am) {
+    gait__traverse *t = am->t;
+    double left = am->dt;
+    for (int leg = 0; leg < PATH_LEGS && left > STEP_LEFT && t->path_next < t->path_count; leg++) {
+        gait_vec3 target = t->path[t->path_next];
+        double speed = t->path_next <= 2 ? t->rise_speed : t->cross_speed;
+        t->phase = t->path_next <= 2 ? GAIT_TRAVERSE_PHASE_RISE : GAIT_TRAVERSE_PHASE_CROSS;
+        gait_vec3 d = v3_sub(target, am->feet);
+        double dist = v3_len(d), can = speed * left;
+        bool arrive = dist <= can;
+        gait_vec3 mv = arrive ? d : v3_scale(d, can / dist);
+        bool whole = sweep_move(am->col, &am->f, am->r, am->h, &am->feet, mv);
+        if (t->latch && am->feet.y >= t->ledge_y + LATCH_EPS) {
+            t->latch = false; /* above the ledge: the world is solid again */
+            am->f = action_filter(t);
+        }
+        if (!whole) {
+            t->blocked += left;
+            break;
+        }
+        left -= arrive ? (speed > 0 ? dist / speed : left) : left;
+        if (arrive) t->path_next++;
+    }
+    am->vel = v3_scale(v3_sub(am->feet, am->start), 1.0 / am->dt);
+    if (t->path_next < t->path_count) return;
+    t->latch = false;
+    if (is_mantle(t, &t->scan)) {
+        /* settle onto the top */
+        gait_mover_walk(&am->m, &am->feet, v3(0, 0, 0), UP, am->dt, NULL, &am->res);
+        am->grounded = am->res.grounded;
+        am->gn = am->res.ground_normal;
+        am->vel = v3(0, 0, 0);
         t->phase = GAIT_TRAVERSE_PHASE_DONE;
-        gait_mover_walk(&m, &feet, v3(0, 0, 0), ch->body.ground_normal, dt, NULL, &res);
-        ch->position = feet;
-        ch->velocity = v3(0, 0, 0);
-        finish_contact(ch, &m, res.grounded, res.ground_normal, v3(0, 0, 0));
-        return;
+    } else {
+        t->phase = GAIT_TRAVERSE_PHASE_DROP;
+        am->vel = v3_scale(t->in, t->drop_speed);
     }
-    t->seconds += dt;
-    gait_filter f = action_filter(t);
-    ch->yaw = atan2(t->in.x, t->in.z); /* faces the obstacle */
+}
 
-    if (t->phase == GAIT_TRAVERSE_PHASE_APPROACH) {
-        gait_vec3 d = v3_sub(t->path[0], feet);
-        d.y = 0;
-        double dist = v3_len(d);
-        /* at the speed the body came with (a standing start walks up to the face) */
-        double speed = fmax(n->walk_speed, sqrt(ch->velocity.x * ch->velocity.x +
-                                                ch->velocity.z * ch->velocity.z));
-        if (dist > APPROACH_TOL) {
-            double sp = fmin(speed, dist / dt);
-            gait_mover_walk(&m, &feet, v3_scale(d, sp / dist), ch->body.ground_normal, dt, NULL,
-                             &res);
-            grounded = res.grounded;
-            gn = res.ground_normal;
-            vel = v3_scale(v3_sub(feet, start), 1.0 / dt);
-            gait_vec3 d2 = v3_sub(t->path[0], feet);
-            d2.y = 0;
-            if (v3_len(d2) > dist - 1e-4) t->blocked += dt; /* made no way */
-            if (!res.grounded) t->blocked = BLOCKED_END + 1; /* the ground dropped away */
-        }
-        gait_vec3 d3 = v3_sub(t->path[0], feet);
-        d3.y = 0;
-        if (v3_len(d3) <= APPROACH_TOL || (res.wall && v3_len(d3) < 0.15)) {
-            t->phase = GAIT_TRAVERSE_PHASE_RISE;
-            t->path[1].x = feet.x;
-            t->path[1].z = feet.z;
-            t->path_next = 1;
-        }
-    } else if (t->phase == GAIT_TRAVERSE_PHASE_RISE || t->phase == GAIT_TRAVERSE_PHASE_CROSS) {
-        /* along the waypoints at the row's speeds; what is left of the step carries on */
-        double left = dt;
-        for (int guard = 0; guard < 4 && left > 1e-12 && t->path_next < t->path_count; guard++) {
-            gait_vec3 target = t->path[t->path_next];
-            double speed = t->path_next <= 2 ? t->rise_speed : t->cross_speed;
-            t->phase = t->path_next <= 2 ? GAIT_TRAVERSE_PHASE_RISE : GAIT_TRAVERSE_PHASE_CROSS;
-            gait_vec3 d = v3_sub(target, feet);
-            double dist = v3_len(d), can = speed * left;
-            bool arrive = dist <= can;
-            gait_vec3 mv = arrive ? d : v3_scale(d, can / dist);
-            bool whole = sweep_move(col, &f, r, h, &feet, mv);
-            if (t->latch && feet.y >= t->ledge_y + LATCH_EPS) {
-                t->latch = false; /* above the ledge: the world is solid again */
-                f = action_filter(t);
-            }
-            if (!whole) {
-                t->blocked += left;
-                break;
-            }
-            left -= arrive ? (speed > 0 ? dist / speed : left) : left;
-            if (arrive) t->path_next++;
-        }
-        vel = v3_scale(v3_sub(feet, start), 1.0 / dt);
-        if (t->path_next >= t->path_count) {
-            bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW ||
-                          t->kind == GAIT_TRAVERSE_MANTLE_HIGH || t->scan.thick;
-            t->latch = false;
-            if (mantle) {
-                /* settle onto the top */
-                gait_mover_walk(&m, &feet, v3(0, 0, 0), UP, dt, NULL, &res);
-                grounded = res.grounded;
-                gn = res.ground_normal;
-                vel = v3(0, 0, 0);
-                t->phase = GAIT_TRAVERSE_PHASE_DONE;
-            } else {
-                t->phase = GAIT_TRAVERSE_PHASE_DROP;
-                vel = v3_scale(t->in, t->drop_speed);
-            }
-        }
-    } else if (t->phase == GAIT_TRAVERSE_PHASE_DROP) {
-        gait_vec3 v = ch->body.vel;
-        double vy1, mean = gait__body_fall(v.y, n, dt, &vy1); /* the body's own fall */
-        gait_vec3 delta = v3(v.x * dt, mean * dt, v.z * dt);
-        gait_mover_fly(&m, &feet, delta, v3(v.x, vy1, v.z), NULL, &res);
-        vel = res.vel;
-        double surface, depth;
-        if (res.grounded) {
-            grounded = true;
-            gn = res.ground_normal;
-            vel.y = 0;
-            t->phase = GAIT_TRAVERSE_PHASE_DONE;
-        } else if (gait_water_at(col, feet.x, feet.z, &surface, &depth) &&
-                   gait_locomotion_deep_water(depth, surface - feet.y, n)) {
-            t->phase = GAIT_TRAVERSE_PHASE_DONE; /* into deep water: the fall's gate swims */
-        }
+/* A vault's fall behind the obstacle: the body's own fall, until it lands or meets deep water. */
+static void move_drop(action_move *am) {
+    gait__traverse *t = am->t;
+    double dt = am->dt;
+    gait_vec3 v = am->ch->body.vel;
+    double vy1, mean = gait__body_fall(v.y, am->n, dt, &vy1);
+    gait_vec3 delta = v3(v.x * dt, mean * dt, v.z * dt);
+    gait_mover_fly(&am->m, &am->feet, delta, v3(v.x, vy1, v.z), NULL, &am->res);
+    am->vel = am->res.vel;
+    double surface, depth;
+    if (am->res.grounded) {
+        am->grounded = true;
+        am->gn = am->res.ground_normal;
+        am->vel.y = 0;
+        t->phase = GAIT_TRAVERSE_PHASE_DONE;
+    } else if (gait_water_at(am->col, am->feet.x, am->feet.z, &surface, &depth) &&
+               gait_locomotion_deep_water(depth, surface - am->feet.y, am->n)) {
+        t->phase = GAIT_TRAVERSE_PHASE_DONE; /* into deep water: the fall's gate swims */
     }
-    corridor_clamp(t, col, r, h, &feet, &vel);
+}
+
+/* The action's guards after each move: the corridor, the mover's settle pass (with the latch),
+ * and the terrain's own refusal. A refused move blocks the action. */
+static void guard_move(action_move *am) {
+    gait__traverse *t = am->t;
+    corridor_clamp(t, am->col, am->r, am->h, &am->feet, &am->vel);
     /* The last word, as the body's move has it (gait_mover_settle): the action's sweeps skip
      * every triangle of the ledge's landmark that touches the latch box, and a large one (a
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
      * a few cm inside it (tests/replays/fuzz_traverse_path_into_geometry.replay). Outside the
      * latch box the body is pushed out; what the push-out cannot solve ends the action where
      * the last step left the body (refused, or the action ends cleanly), never inside. */
-    m.latch = t->latch;
-    m.latch_landmark = t->latch_landmark;
-    m.latch_min = t->latch_min;
-    m.latch_max = t->latch_max;
+    am->m.latch = t->latch;
+    am->m.latch_landmark = t->latch_landmark;
+    am->m.latch_min = t->latch_min;
+    am->m.latch_max = t->latch_max;
     gait_move_result settled;
     gait__mover_result_clear(&settled);
-    bool refused = gait_mover_settle(&m, start, &feet, false, false, &settled, NULL);
+    bool refused = gait_mover_settle(&am->m, am->start, &am->feet, false, false, &settled, NULL);
     /* ... and the terrain's: a body beyond the heightfield's edge (fallen off it, caught on a
      * wall) can rise and cross into the terrain's volume from the side, where no terrain sweep
      * meets it (tests/replays/fuzz_traverse_into_terrain_from_outside.replay: 2.5 m under it).
      * The move is refused as a landmark's would be, unless the start was no better. */
     double th, th0;
     gait_vec3 tn;
-    bool start_under = gait_terrain_sample(col, start.x, start.z, &th0, &tn) &&
+    gait_vec3 start = am->start, feet = am->feet;
+    bool start_under = gait_terrain_sample(am->col, start.x, start.z, &th0, &tn) &&
                        start.y < th0 - TERRAIN_REFUSE;
-    if (!refused && !start_under && gait_terrain_sample(col, feet.x, feet.z, &th, &tn) &&
+    if (!refused && !start_under && gait_terrain_sample(am->col, feet.x, feet.z, &th, &tn) &&
         feet.y < th - TERRAIN_REFUSE) {
-        feet = start;
+        am->feet = start;
         refused = true;
     }
     if (refused) {
-        vel = v3(0, 0, 0);
+        am->vel = v3(0, 0, 0);
         if (t->phase != GAIT_TRAVERSE_PHASE_DONE) t->blocked = BLOCKED_END + 1;
     }
+}
 
-    if (t->phase != GAIT_TRAVERSE_PHASE_DONE &&
-        (t->blocked > BLOCKED_END || t->seconds > ACTION_MAX)) {
-        /* the path is blocked (or the action overran): end cleanly where the body is, on the
-         * ground if it stands, else falling */
-        t->latch = false;
-        t->phase = GAIT_TRAVERSE_PHASE_DONE;
-        gait_vec3 probe = feet;
-        gait_mover_walk(&m, &probe, v3(0, 0, 0), UP, dt, NULL, &res);
-        if (res.grounded && fabs(probe.y - feet.y) <= n->step_height) {
-            feet = probe;
-            grounded = true;
-            gn = res.ground_normal;
-        }
-        vel = v3(0, fmin(vel.y, 0), 0);
+/* A path blocked too long (or an action overrun) ends cleanly where the body is: on the ground
+ * if it stands within a step, else falling. */
+static void end_if_blocked(action_move *am) {
+    gait__traverse *t = am->t;
+    bool over = t->blocked > BLOCKED_END || t->seconds > ACTION_MAX;
+    if (t->phase == GAIT_TRAVERSE_PHASE_DONE || !over) return;
+    t->latch = false;
+    t->phase = GAIT_TRAVERSE_PHASE_DONE;
+    gait_vec3 probe = am->feet;
+    gait_mover_walk(&am->m, &probe, v3(0, 0, 0), UP, am->dt, NULL, &am->res);
+    if (am->res.grounded && fabs(probe.y - am->feet.y) <= am->n->step_height) {
+        am->feet = probe;
+        am->grounded = true;
+        am->gn = am->res.ground_normal;
     }
+    am->vel = v3(0, fmin(am->vel.y, 0), 0);
+}
+
+void gait__traverse_move(const gait_collider *col, const gait_traverse_table *tab,
+                         gait__character *ch, const gait_locomotion *n, double dt) {
+    gait__traverse *t = &ch->trav;
+    if (t->pending) start_action(tab, ch, n);
+    action_move am;
+    memset(&am, 0, sizeof am);
+    am.col = col;
+    gait_mover_init(&am.m, col, n->capsule_radius, n->capsule_height, n->step_height,
+                    n->max_walk_slope);
+    am.t = t;
+    am.ch = ch;
+    am.n = n;
+    am.dt = dt;
+    am.r = n->capsule_radius;
+    am.h = n->capsule_height;
+    am.start = am.feet = ch->position;
+    am.vel = v3(0, 0, 0);
+    am.gn = UP;
+
+    if (t->kind == GAIT_TRAVERSE_NONE || t->phase == GAIT_TRAVERSE_PHASE_DONE) {
+        /* nothing to play (a hook forced the state): stand where it is */
+        t->phase = GAIT_TRAVERSE_PHASE_DONE;
+        gait_mover_walk(&am.m, &am.feet, v3(0, 0, 0), ch->body.ground_normal, dt, NULL, &am.res);
+        ch->position = am.feet;
+        ch->velocity = v3(0, 0, 0);
+        finish_contact(ch, &am.m, am.res.grounded, am.res.ground_normal, v3(0, 0, 0));
+        return;
+    }
+    t->seconds += dt;
+    am.f = action_filter(t);
+    ch->yaw = atan2(t->in.x, t->in.z); /* faces the obstacle */
+    if (t->phase == GAIT_TRAVERSE_PHASE_APPROACH) move_approach(&am);
+    else if (t->phase == GAIT_TRAVERSE_PHASE_RISE || t->phase == GAIT_TRAVERSE_PHASE_CROSS)
+        move_along_path(&am);
+    else if (t->phase == GAIT_TRAVERSE_PHASE_DROP) move_drop(&am);
+    guard_move(&am);
+    end_if_blocked(&am);
     if (t->phase == GAIT_TRAVERSE_PHASE_DONE) t->cooldown = tab->cooldown;
-    ch->position = feet;
-    ch->velocity = dt > 0 ? v3_scale(v3_sub(feet, start), 1.0 / dt) : v3(0, 0, 0);
-    finish_contact(ch, &m, grounded, gn, vel);
+    ch->position = am.feet;
+    ch->velocity = dt > 0 ? v3_scale(v3_sub(am.feet, am.start), 1.0 / dt) : v3(0, 0, 0);
+    finish_contact(ch, &am.m, am.grounded, am.gn, am.vel);
 }

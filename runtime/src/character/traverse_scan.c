@@ -35,6 +35,17 @@
 #define DEPTH_TRACE 2.0     /* the reverse trace starts this far beyond the face */
 #define BACK_READ 0.1       /* the floor behind is read this far beyond the capsule past the back */
 #define COS_FLOOR 0.7071    /* a floor behind within 45 deg of up */
+#define PROBE_ABOVE 0.25    /* a side probe's trace starts this far above the ledge ... */
+#define PROBE_DOWN 0.5      /* ... and looks this far down */
+#define FACE_BACK 0.25      /* a side probe's face trace starts this far out from the face */
+#define UNDER_LEDGE 0.05    /* traces along the face run this far under the ledge ... */
+#define OVER_LEDGE 0.05     /* ... and the open-top trace this far over it */
+#define FACE_TRACE_BACK 0.1 /* the face traces start this far behind the capsule's front */
+#define WALL_MIN 0.5        /* a wall's normal is at least this long in the ground plane */
+#define FACING_COS 0.25     /* ... and faces the move by at least this (about 75 deg) */
+#define DEPTH_STOP 0.01     /* the reverse trace stops this short of the front face */
+#define MANTLE_OVER 0.1     /* past the radius a mantle's room check goes onto a thick top */
+#define GRAB_DOT 0.08       /* m: the grab point as the debug view draws it */
 
 typedef struct scan_ctx {
     const gait_collider *col;
@@ -77,13 +88,13 @@ static bool ledge_probe(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, dou
     gait_vec3 q = v3_mad(e, t, s);
     gait_hit hit;
     gait_vec3 o = v3_mad(q, in, LEDGE_IN);
-    o.y = ly + 0.25;
-    if (!ray(x, o, v3(0, -0.5, 0), &hit)) return false;
+    o.y = ly + PROBE_ABOVE;
+    if (!ray(x, o, v3(0, -PROBE_DOWN, 0), &hit)) return false;
     if (fabs(hit.point.y - ly) > LEDGE_TOL || hit.normal.y < cos_ledge) return false;
     if (!face_too) return true;
-    gait_vec3 o2 = v3_mad(q, in, -0.25);
-    o2.y = ly - 0.05;
-    if (!ray(x, o2, v3_scale(in, 0.25 + LEDGE_IN + FACE_TOL), &hit)) return false;
+    gait_vec3 o2 = v3_mad(q, in, -FACE_BACK);
+    o2.y = ly - UNDER_LEDGE;
+    if (!ray(x, o2, v3_scale(in, FACE_BACK + LEDGE_IN + FACE_TOL), &hit)) return false;
     return fabs(v3_dot(v3_sub(hit.point, e), in)) <= FACE_TOL;
 }
 
@@ -170,6 +181,149 @@ gait_traverse_query gait_traverse_default_query(const gait_traverse_table *t,
     return q;
 }
 
+/* The stages of a scan, each failing with a reason. Between them: the forward direction f, the
+ * way into the obstacle `in`, the edge's direction t, the front edge e at ledge height ly. */
+typedef struct scan_state {
+    gait_vec3 f, in, t, e;
+    double ly, cos_ledge;
+} scan_state;
+
+/* 1. forward: the body's capsule, lifted over what it would step onto, swept ahead by a reach
+ * that grows with speed (GASP: 0.75 m at rest to 3.5 m at 5 m/s). */
+static bool scan_forward(scan_ctx *x, scan_state *st) {
+    const gait_traverse_query *q = x->q;
+    gait_traverse_scan *s = x->s;
+    gait_vec3 feet = q->feet;
+    double k = clampd(q->speed / q->reach_speed, 0, 1);
+    double reach = q->reach_min + (q->reach_max - q->reach_min) * k;
+    gait_vec3 lifted = v3(feet.x, feet.y + q->step_height + LIFT_EXTRA, feet.z);
+    gait_hit hit;
+    if (!csweep(x, lifted, v3_scale(st->f, reach), &hit)) return fail(s, "no obstacle");
+    if (hit.start_solid) return fail(s, "inside geometry");
+    /* the wall's normal in the ground plane: y dropped *before* normalising (a "2D" normal that
+     * kept its y would tilt every probe built on it) */
+    gait_vec3 n2 = v3(hit.normal.x, 0, hit.normal.z);
+    double nl = v3_len(n2);
+    if (nl < WALL_MIN) return fail(s, "not a wall"); /* mostly up or down: a floor's or ceiling's edge */
+    n2 = v3_scale(n2, 1.0 / nl);
+    if (v3_dot(n2, st->f) > -FACING_COS) return fail(s, "not facing the wall");
+    s->wall = true;
+    s->wall_point = hit.point;
+    s->wall_normal = n2;
+    s->wall_distance = hit.distance;
+    s->landmark = hit.landmark;
+    st->in = v3_neg(n2);
+    /* along the edge, to the body's right as it faces `in` (facing +z, right is -x as the
+     * camera-relative move has it): ledge_a lies to the left (-t), ledge_b to the right (+t) */
+    st->t = v3(-st->in.z, 0, st->in.x);
+    return true;
+}
+
+/* 2. the ledge: a trace down from above the highest ledge, just beyond the face, and one along
+ * the face just below that height (the face reaches the ledge); the top above it is open. */
+static bool scan_ledge(scan_ctx *x, scan_state *st) {
+    const gait_traverse_query *q = x->q;
+    gait_traverse_scan *s = x->s;
+    double r = q->radius;
+    gait_vec3 feet = q->feet, in = st->in;
+    gait_hit hit;
+    gait_vec3 o = v3_mad(s->wall_point, in, LEDGE_IN);
+    double top = feet.y + q->max_height + CLEAR;
+    o.y = top;
+    double down = top - (feet.y + q->step_height);
+    if (!ray(x, o, v3(0, -down, 0), &hit)) return fail(s, "no ledge");
+    if (hit.normal.y < st->cos_ledge) return fail(s, "ledge too steep");
+    double ly = hit.point.y;
+    s->ledge_normal = hit.normal;
+    gait_vec3 o2 = v3_mad(s->wall_point, in, -(r + FACE_TRACE_BACK));
+    o2.y = ly - UNDER_LEDGE;
+    if (!ray(x, o2, v3_scale(in, r + FACE_TRACE_BACK + LEDGE_IN + FACE_TOL), &hit))
+        return fail(s, "face does not reach the ledge");
+    st->e = v3(hit.point.x, ly, hit.point.z);
+    st->ly = ly;
+    s->edge = st->e;
+    s->height = ly - feet.y;
+    if (s->height > q->max_height) return fail(s, "too high");
+    if (s->height < q->min_height) return fail(s, "too low");
+    gait_vec3 o3 = v3(o2.x, ly + OVER_LEDGE, o2.z);
+    if (ray(x, o3, v3_scale(in, r + FACE_TRACE_BACK + LEDGE_IN + OVER_LEDGE), &hit))
+        return fail(s, "no top");
+    return true;
+}
+
+/* 3. ledge synthesis: side probes build a segment; the grab point is the body's projection on
+ * it, kept grab_margin from its ends. */
+static void scan_segment(scan_ctx *x, const scan_state *st) {
+    gait_traverse_scan *s = x->s;
+    gait_vec3 e = st->e, t = st->t;
+    double sa = ledge_end(x, e, t, st->in, st->ly, st->cos_ledge, -1.0);
+    double sb = ledge_end(x, e, t, st->in, st->ly, st->cos_ledge, +1.0);
+    s->ledge_a = v3_mad(e, t, sa);
+    s->ledge_b = v3_mad(e, t, sb);
+    double u = v3_dot(v3_sub(x->q->feet, e), t);
+    double lo = sa + x->q->grab_margin, hi = sb - x->q->grab_margin;
+    u = lo <= hi ? clampd(u, lo, hi) : 0.5 * (sa + sb); /* shorter than two margins: its middle */
+    s->grab = v3_mad(e, t, u);
+    s->ledge = true;
+    if (x->draw) {
+        gait__draw_line(x->draw, s->ledge_a, s->ledge_b, GAIT__COL_LEDGE);
+        gait__draw_point(x->draw, s->grab, GRAB_DOT, GAIT__COL_GRAB);
+    }
+}
+
+/* 4. depth by a reverse trace: from DEPTH_TRACE beyond the face back to it. No hit means the
+ * trace began inside the obstacle (gait's rays from inside meet nothing before the front face,
+ * which the trace stops short of): thicker than DEPTH_TRACE. The depth is measured from the
+ * front edge to the hit — two different points. */
+static void scan_depth(scan_ctx *x, const scan_state *st) {
+    gait_traverse_scan *s = x->s;
+    gait_hit hit;
+    gait_vec3 b0 = v3_mad(s->grab, st->in, DEPTH_TRACE);
+    b0.y = st->ly - UNDER_LEDGE;
+    if (ray(x, b0, v3_scale(st->in, -(DEPTH_TRACE - DEPTH_STOP)), &hit)) {
+        s->depth = v3_dot(v3_sub(hit.point, s->grab), st->in);
+    } else {
+        s->thick = true;
+        s->depth = DEPTH_TRACE;
+    }
+}
+
+/* 5. room in two legs, the way a mantle moves: straight up beside the face, then forward over
+ * the ledge (a diagonal would clip the top corner and fail at point blank). */
+static bool scan_room(scan_ctx *x, const scan_state *st) {
+    gait_traverse_scan *s = x->s;
+    double r = x->q->radius;
+    gait_hit hit;
+    gait_vec3 a = v3_mad(s->grab, st->in, -(r + SKIN));
+    a.y = x->q->feet.y + LIFT_EXTRA;
+    double rise = st->ly + CLEAR - a.y;
+    if (rise > 0 && csweep(x, a, v3(0, rise, 0), &hit)) return fail(s, "no room above");
+    a.y = st->ly + CLEAR;
+    double over = r + SKIN + (s->thick ? r + MANTLE_OVER : s->depth + r + BACK_READ);
+    if (csweep(x, a, v3_scale(st->in, over), &hit)) return fail(s, "no room over the ledge");
+    s->room = true;
+    return true;
+}
+
+/* 6. the floor behind: the body's capsule swept down behind the back face (where the room
+ * check's second leg ended), so the landing is a place the body fits. Its height is read from
+ * the contact point (the point's y less the feet's — never a normal's component). */
+static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
+    gait_traverse_scan *s = x->s;
+    const gait_traverse_query *q = x->q;
+    if (s->thick) return;
+    s->back_floor_distance = s->depth + q->radius + BACK_READ;
+    gait_vec3 fb = v3_mad(s->grab, st->in, s->back_floor_distance);
+    fb.y = st->ly + CLEAR;
+    double reach_down = fb.y - (q->feet.y - q->max_drop);
+    gait_hit hit;
+    if (csweep(x, fb, v3(0, -reach_down, 0), &hit) && !hit.start_solid &&
+        hit.normal.y >= COS_FLOOR) {
+        s->back_floor = true;
+        s->back_floor_height = hit.point.y - q->feet.y;
+    }
+}
+
 bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
                             const gait_debug_draw *draw, gait_traverse_scan *s) {
     if (!s) return false;
@@ -177,114 +331,16 @@ bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query 
     set_reason(s, "invalid query");
     if (!col || !q || !query_valid(q)) return false;
     scan_ctx x = {col, q, draw, s};
-    double r = q->radius;
-    gait_vec3 feet = q->feet;
-    gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
-    if (v3_len2(f) < 0.5) return fail(s, "invalid query");
-    double cos_ledge = cos(q->max_ledge_slope);
-
-    /* 1. forward: the body's capsule, lifted over what it would step onto, swept ahead by a
-     * reach that grows with speed (GASP: 0.75 m at rest to 3.5 m at 5 m/s) */
-    double k = clampd(q->speed / q->reach_speed, 0, 1);
-    double reach = q->reach_min + (q->reach_max - q->reach_min) * k;
-    gait_vec3 lifted = v3(feet.x, feet.y + q->step_height + LIFT_EXTRA, feet.z);
-    gait_hit hit;
-    if (!csweep(&x, lifted, v3_scale(f, reach), &hit)) return fail(s, "no obstacle");
-    if (hit.start_solid) return fail(s, "inside geometry");
-    /* the wall's normal in the ground plane: y dropped *before* normalising (a "2D" normal that
-     * kept its y would tilt every probe built on it) */
-    gait_vec3 n2 = v3(hit.normal.x, 0, hit.normal.z);
-    double nl = v3_len(n2);
-    if (nl < 0.5) return fail(s, "not a wall"); /* mostly up or down: a floor's or a ceiling's edge */
-    n2 = v3_scale(n2, 1.0 / nl);
-    if (v3_dot(n2, f) > -0.25) return fail(s, "not facing the wall");
-    s->wall = true;
-    s->wall_point = hit.point;
-    s->wall_normal = n2;
-    s->wall_distance = hit.distance;
-    s->landmark = hit.landmark;
-    gait_vec3 in = v3_neg(n2);
-    /* along the edge, to the body's right as it faces `in` (facing +z, right is -x as in
-     * body.c): ledge_a lies to the left (-t), ledge_b to the right (+t) */
-    gait_vec3 t = v3(-in.z, 0, in.x);
-
-    /* 2. the ledge: a trace down from above the highest ledge, just beyond the face ... */
-    gait_vec3 o = v3_mad(hit.point, in, LEDGE_IN);
-    double top = feet.y + q->max_height + CLEAR;
-    o.y = top;
-    double down = top - (feet.y + q->step_height);
-    if (!ray(&x, o, v3(0, -down, 0), &hit)) return fail(s, "no ledge");
-    if (hit.normal.y < cos_ledge) return fail(s, "ledge too steep");
-    double ly = hit.point.y;
-    s->ledge_normal = hit.normal;
-    /* ... and one along the face just below that height: the face reaches the ledge */
-    gait_vec3 o2 = v3_mad(s->wall_point, in, -(r + 0.1));
-    o2.y = ly - 0.05;
-    if (!ray(&x, o2, v3_scale(in, r + 0.1 + LEDGE_IN + FACE_TOL), &hit))
-        return fail(s, "face does not reach the ledge");
-    gait_vec3 e = v3(hit.point.x, ly, hit.point.z);
-    s->edge = e;
-    s->height = ly - feet.y;
-    if (s->height > q->max_height) return fail(s, "too high");
-    if (s->height < q->min_height) return fail(s, "too low");
-    /* the top above the ledge is open: a trace just above it along the face meets nothing */
-    gait_vec3 o3 = v3(o2.x, ly + 0.05, o2.z);
-    if (ray(&x, o3, v3_scale(in, r + 0.1 + LEDGE_IN + 0.05), &hit)) return fail(s, "no top");
-
-    /* 3. ledge synthesis: side probes build a segment; the grab point is the body's projection
-     * on it, kept grab_margin from its ends */
-    double sa = ledge_end(&x, e, t, in, ly, cos_ledge, -1.0);
-    double sb = ledge_end(&x, e, t, in, ly, cos_ledge, +1.0);
-    s->ledge_a = v3_mad(e, t, sa);
-    s->ledge_b = v3_mad(e, t, sb);
-    double u = v3_dot(v3_sub(feet, e), t);
-    double lo = sa + q->grab_margin, hi = sb - q->grab_margin;
-    u = lo <= hi ? clampd(u, lo, hi) : 0.5 * (sa + sb); /* shorter than two margins: its middle */
-    s->grab = v3_mad(e, t, u);
-    s->ledge = true;
-    if (draw) {
-        gait__draw_line(draw, s->ledge_a, s->ledge_b, GAIT__COL_LEDGE);
-        gait__draw_point(draw, s->grab, 0.08, GAIT__COL_GRAB);
-    }
-
-    /* 4. depth by a reverse trace: from 2 m beyond the face back to it. No hit means the trace
-     * began inside the obstacle (gait's rays from inside meet nothing before the front face,
-     * which the trace stops short of): thicker than 2 m. The depth is measured from the front
-     * edge to the hit — two different points. */
-    gait_vec3 b0 = v3_mad(s->grab, in, DEPTH_TRACE);
-    b0.y = ly - 0.05;
-    if (ray(&x, b0, v3_scale(in, -(DEPTH_TRACE - 0.01)), &hit)) {
-        s->depth = v3_dot(v3_sub(hit.point, s->grab), in);
-    } else {
-        s->thick = true;
-        s->depth = DEPTH_TRACE;
-    }
-
-    /* 5. room in two legs, the way a mantle moves: straight up beside the face, then forward
-     * over the ledge (a diagonal would clip the top corner and fail at point blank) */
-    gait_vec3 a = v3_mad(s->grab, in, -(r + SKIN));
-    a.y = feet.y + LIFT_EXTRA;
-    double rise = ly + CLEAR - a.y;
-    if (rise > 0 && csweep(&x, a, v3(0, rise, 0), &hit)) return fail(s, "no room above");
-    a.y = ly + CLEAR;
-    double over = r + SKIN + (s->thick ? r + 0.1 : s->depth + r + BACK_READ);
-    if (csweep(&x, a, v3_scale(in, over), &hit)) return fail(s, "no room over the ledge");
-    s->room = true;
-
-    /* 6. the floor behind: the body's capsule swept down behind the back face (where the room
-     * check's second leg ended), so the landing is a place the body fits. Its height is read
-     * from the contact point (the point's y less the feet's — never a normal's component). */
-    if (!s->thick) {
-        s->back_floor_distance = s->depth + r + BACK_READ;
-        gait_vec3 fb = v3_mad(s->grab, in, s->back_floor_distance);
-        fb.y = ly + CLEAR;
-        double reach_down = fb.y - (feet.y - q->max_drop);
-        if (csweep(&x, fb, v3(0, -reach_down, 0), &hit) && !hit.start_solid &&
-            hit.normal.y >= COS_FLOOR) {
-            s->back_floor = true;
-            s->back_floor_height = hit.point.y - feet.y;
-        }
-    }
+    scan_state st;
+    memset(&st, 0, sizeof st);
+    st.f = v3_norm(v3(q->forward.x, 0, q->forward.z));
+    if (v3_len2(st.f) < 0.5) return fail(s, "invalid query");
+    st.cos_ledge = cos(q->max_ledge_slope);
+    if (!scan_forward(&x, &st) || !scan_ledge(&x, &st)) return false;
+    scan_segment(&x, &st);
+    scan_depth(&x, &st);
+    if (!scan_room(&x, &st)) return false;
+    scan_floor_behind(&x, &st);
     s->ok = true;
     set_reason(s, "ok");
     return true;
