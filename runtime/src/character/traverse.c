@@ -75,7 +75,7 @@ static void draw_character(const gait_world *w, const gait__character *ch, const
         snprintf(line, sizeof line, "%s h %.2f d %.2f%s", t->scan.reason, t->scan.height,
                  t->scan.depth, t->scan.thick ? " thick" : "");
         gait_vec3 at = t->query.feet;
-        at.y += t->query.height + LABEL_ABOVE;
+        at.y = t->query.feet.y + t->query.height + LABEL_ABOVE;
         gait__draw_text(d, at, line, t->scan.ok ? GAIT__COL_GRAB : GAIT__COL_HIT);
     }
     if (gait__traverse_playing(t)) {
