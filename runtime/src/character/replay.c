@@ -316,11 +316,12 @@ static bool parse_ulong(char **s, unsigned long long max, unsigned long long *ou
     return true;
 }
 
-static gait_status parse(parser *ps) {
-    replay_data *d = ps->d;
-    char line[4096];
+#define LINE_MAX_BYTES 4096
+
+/* The first line: "gait-replay VERSION". */
+static gait_status parse_version(parser *ps, char *line, size_t cap) {
     bool too_long;
-    if (!next_line(ps, line, sizeof line, &too_long) || too_long) {
+    if (!next_line(ps, line, cap, &too_long) || too_long) {
         ps->line = 1; /* an empty file fails on its first line */
         return PFAIL(ps, GAIT_ERR_FORMAT, "not a gait replay (empty, or the first line is not "
                      "\"gait-replay %d\")", GAIT_REPLAY_VERSION);
@@ -333,13 +334,18 @@ static gait_status parse(parser *ps) {
     if (version != GAIT_REPLAY_VERSION)
         return PFAIL(ps, GAIT_ERR_FORMAT, "replay format version %d; this build reads version %d",
                      version, GAIT_REPLAY_VERSION);
-    unsigned long long frames_declared = 0;
-    bool have_frames = false, have_world = false;
-    /* header */
+    return GAIT_OK;
+}
+
+/* The header, up to and with its "frames N" line: world, meta, character lines. */
+static gait_status parse_header(parser *ps, char *line, size_t cap,
+                                unsigned long long *frames_declared) {
+    replay_data *d = ps->d;
+    bool too_long, have_world = false;
     for (;;) {
-        if (!next_line(ps, line, sizeof line, &too_long))
+        if (!next_line(ps, line, cap, &too_long))
             return PFAIL(ps, GAIT_ERR_FORMAT, "the file ends inside the header (no \"frames\" line)");
-        if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", sizeof line - 1);
+        if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", cap - 1);
         if (!line[0] || line[0] == '#') continue;
         if (strncmp(line, "world ", 6) == 0 || strcmp(line, "world") == 0) {
             const char *w = line[5] ? line + 6 : "";
@@ -365,9 +371,8 @@ static gait_status parse(parser *ps) {
             if (character_add(d, id) != GAIT_OK) return PFAIL(ps, GAIT_ERR_FORMAT, "%s", d->error);
         } else if (strncmp(line, "frames ", 7) == 0) {
             char *s = line + 7;
-            if (!parse_ulong(&s, MAX_FRAMES, &frames_declared) || *s)
+            if (!parse_ulong(&s, MAX_FRAMES, frames_declared) || *s)
                 return PFAIL(ps, GAIT_ERR_FORMAT, "\"frames N\" expected, N in 0..%d", MAX_FRAMES);
-            have_frames = true;
             break;
         } else {
             return PFAIL(ps, GAIT_ERR_FORMAT, "unknown header line \"%.40s\" (world, meta, "
@@ -375,73 +380,104 @@ static gait_status parse(parser *ps) {
         }
     }
     if (!have_world) return PFAIL(ps, GAIT_ERR_FORMAT, "no \"world\" line before \"frames\"");
-    (void)have_frames;
-    /* frames: don't trust the declared count for the allocation (a lie costs memory); grow */
-    for (unsigned long long k = 0; k < frames_declared; k++) {
-        if (!next_line(ps, line, sizeof line, &too_long))
-            return PFAIL(ps, GAIT_ERR_FORMAT, "the file ends after %llu of %llu frames", k,
-                         frames_declared);
-        if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", sizeof line - 1);
-        char *s = line;
-        double seconds;
-        unsigned long long count;
-        if (strncmp(s, "f ", 2) != 0)
-            return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: \"f SECONDS INPUTS\" expected", k + 1);
-        s += 2;
-        if (!parse_double(&s, &seconds) || seconds < 0 ||
-            !parse_ulong(&s, (unsigned long long)GAIT_REPLAY_MAX_CHARACTERS * 64, &count) || *s)
-            return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: seconds must be finite and >= 0, then "
-                         "an input count", k + 1);
-        if (!grow(&d->hooks, (void **)&d->frames, &d->frame_cap, sizeof *d->frames, d->frame_count + 1) ||
-            !grow(&d->hooks, (void **)&d->inputs, &d->input_cap, sizeof *d->inputs,
-                  d->input_count + (size_t)count))
-            return PFAIL(ps, GAIT_ERR_OUT_OF_MEMORY, "out of memory");
-        replay_frame *fr = &d->frames[d->frame_count++];
-        fr->seconds = seconds;
-        fr->first = d->input_count;
-        fr->count = (size_t)count;
-        for (unsigned long long j = 0; j < count; j++) {
-            if (!next_line(ps, line, sizeof line, &too_long))
-                return PFAIL(ps, GAIT_ERR_FORMAT, "the file ends inside frame %llu", k + 1);
-            if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", sizeof line - 1);
-            s = line;
-            replay_input ri;
-            memset(&ri, 0, sizeof ri);
-            unsigned long long idx, gen, held, pressed;
-            if (strncmp(s, "i ", 2) != 0)
-                return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input %llu of %llu: \"i ...\" "
-                             "expected", k + 1, j + 1, count);
-            s += 2;
-            if (!parse_ulong(&s, 0x7fffffff, &idx) || !parse_ulong(&s, 0xffffffffu, &gen) ||
-                !parse_double(&s, &ri.in.move_x) || !parse_double(&s, &ri.in.move_y) ||
-                !parse_double(&s, &ri.in.look_yaw) || !parse_double(&s, &ri.in.look_pitch) ||
-                !parse_double(&s, &ri.in.look_zoom) || !parse_ulong(&s, 0xffffffffu, &held) ||
-                !parse_ulong(&s, 0xffffffffu, &pressed) || *s)
-                return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input %llu: \"i INDEX1 GENERATION "
-                             "MOVE_X MOVE_Y LOOK_YAW LOOK_PITCH LOOK_ZOOM HELD PRESSED\" with finite "
-                             "numbers expected", k + 1, j + 1);
-            ri.id.index1 = (int32_t)idx;
-            ri.id.generation = (uint32_t)gen;
-            ri.in.held = (uint32_t)held;
-            ri.in.pressed = (uint32_t)pressed;
-            if (character_index(d, ri.id) < 0)
-                return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input for character %llu %llu, "
-                             "which the header does not name", k + 1, idx, gen);
-            d->inputs[d->input_count++] = ri;
-        }
+    return GAIT_OK;
+}
+
+/* Input j of frame k: "i INDEX1 GENERATION MOVE_X MOVE_Y LOOK_YAW LOOK_PITCH LOOK_ZOOM HELD
+ * PRESSED", for a character the header names. */
+static gait_status parse_input(parser *ps, char *line, size_t cap, unsigned long long k,
+                               unsigned long long j, unsigned long long count) {
+    replay_data *d = ps->d;
+    bool too_long;
+    if (!next_line(ps, line, cap, &too_long))
+        return PFAIL(ps, GAIT_ERR_FORMAT, "the file ends inside frame %llu", k + 1);
+    if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", cap - 1);
+    char *s = line;
+    replay_input ri;
+    memset(&ri, 0, sizeof ri);
+    unsigned long long idx, gen, held, pressed;
+    if (strncmp(s, "i ", 2) != 0)
+        return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input %llu of %llu: \"i ...\" "
+                     "expected", k + 1, j + 1, count);
+    s += 2;
+    if (!parse_ulong(&s, 0x7fffffff, &idx) || !parse_ulong(&s, 0xffffffffu, &gen) ||
+        !parse_double(&s, &ri.in.move_x) || !parse_double(&s, &ri.in.move_y) ||
+        !parse_double(&s, &ri.in.look_yaw) || !parse_double(&s, &ri.in.look_pitch) ||
+        !parse_double(&s, &ri.in.look_zoom) || !parse_ulong(&s, 0xffffffffu, &held) ||
+        !parse_ulong(&s, 0xffffffffu, &pressed) || *s)
+        return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input %llu: \"i INDEX1 GENERATION "
+                     "MOVE_X MOVE_Y LOOK_YAW LOOK_PITCH LOOK_ZOOM HELD PRESSED\" with finite "
+                     "numbers expected", k + 1, j + 1);
+    ri.id.index1 = (int32_t)idx;
+    ri.id.generation = (uint32_t)gen;
+    ri.in.held = (uint32_t)held;
+    ri.in.pressed = (uint32_t)pressed;
+    if (character_index(d, ri.id) < 0)
+        return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input for character %llu %llu, "
+                     "which the header does not name", k + 1, idx, gen);
+    d->inputs[d->input_count++] = ri;
+    return GAIT_OK;
+}
+
+/* Frame k of `declared`: "f SECONDS INPUTS" and its inputs. The declared count is not trusted
+ * for the allocation (a lie costs memory): the arrays grow a frame at a time. */
+static gait_status parse_frame(parser *ps, char *line, size_t cap, unsigned long long k,
+                               unsigned long long declared) {
+    replay_data *d = ps->d;
+    bool too_long;
+    if (!next_line(ps, line, cap, &too_long))
+        return PFAIL(ps, GAIT_ERR_FORMAT, "the file ends after %llu of %llu frames", k, declared);
+    if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", cap - 1);
+    char *s = line;
+    double seconds;
+    unsigned long long count;
+    if (strncmp(s, "f ", 2) != 0)
+        return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: \"f SECONDS INPUTS\" expected", k + 1);
+    s += 2;
+    if (!parse_double(&s, &seconds) || seconds < 0 ||
+        !parse_ulong(&s, (unsigned long long)GAIT_REPLAY_MAX_CHARACTERS * 64, &count) || *s)
+        return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: seconds must be finite and >= 0, then "
+                     "an input count", k + 1);
+    if (!grow(&d->hooks, (void **)&d->frames, &d->frame_cap, sizeof *d->frames, d->frame_count + 1) ||
+        !grow(&d->hooks, (void **)&d->inputs, &d->input_cap, sizeof *d->inputs,
+              d->input_count + (size_t)count))
+        return PFAIL(ps, GAIT_ERR_OUT_OF_MEMORY, "out of memory");
+    replay_frame *fr = &d->frames[d->frame_count++];
+    fr->seconds = seconds;
+    fr->first = d->input_count;
+    fr->count = (size_t)count;
+    for (unsigned long long j = 0; j < count; j++) {
+        gait_status st = parse_input(ps, line, cap, k, j, count);
+        if (st != GAIT_OK) return st;
     }
+    return GAIT_OK;
+}
+
+/* After the frames, blank lines and then "end". */
+static gait_status parse_end(parser *ps, char *line, size_t cap, unsigned long long declared) {
+    bool too_long;
     for (;;) {
-        if (!next_line(ps, line, sizeof line, &too_long))
+        if (!next_line(ps, line, cap, &too_long))
             return PFAIL(ps, GAIT_ERR_FORMAT, "no \"end\" line after the %llu frames (truncated, "
-                         "or more frames than declared)", frames_declared);
-        if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", sizeof line - 1);
+                         "or more frames than declared)", declared);
+        if (too_long) return PFAIL(ps, GAIT_ERR_FORMAT, "line longer than %zu bytes", cap - 1);
         if (!line[0]) continue;
         if (strcmp(line, "end") != 0)
             return PFAIL(ps, GAIT_ERR_FORMAT, "\"end\" expected after %llu frames, found \"%.40s\"",
-                         frames_declared, line);
-        break;
+                         declared, line);
+        return GAIT_OK;
     }
-    return GAIT_OK;
+}
+
+static gait_status parse(parser *ps) {
+    char line[LINE_MAX_BYTES];
+    unsigned long long frames_declared = 0;
+    gait_status st = parse_version(ps, line, sizeof line);
+    if (st == GAIT_OK) st = parse_header(ps, line, sizeof line, &frames_declared);
+    for (unsigned long long k = 0; st == GAIT_OK && k < frames_declared; k++)
+        st = parse_frame(ps, line, sizeof line, k, frames_declared);
+    if (st == GAIT_OK) st = parse_end(ps, line, sizeof line, frames_declared);
+    return st;
 }
 
 static gait_status player_new(const gait_hooks *hooks_in, gait_replay_player **out) {
