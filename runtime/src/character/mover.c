@@ -333,11 +333,7 @@ void gait_mover_init(gait_mover *m, const gait_collider *collider, double radius
     m->filter.walkable_slope = max_walk_slope;
 }
 
-static void result_clear(gait_move_result *r) {
-    memset(r, 0, sizeof *r);
-    r->ground_normal = UP;
-    r->ground_height = -INFINITY;
-}
+static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
 
 /* Ground under the feet within reach (m) below: the higher of a landmark floor (a cast down)
  * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
@@ -663,4 +659,3 @@ bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gai
 gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p) { return above_terrain(m, p); }
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n) { return is_floor(m, n); }
 bool gait__mover_is_ceiling(gait_vec3 n) { return is_ceiling(n); }
-void gait__mover_result_clear(gait_move_result *r) { result_clear(r); }

@@ -4,6 +4,9 @@
 #ifndef GAIT_MOVER_INTERNAL_H
 #define GAIT_MOVER_INTERNAL_H
 
+#include <math.h>
+#include <string.h>
+
 #include "gait/mover.h"
 
 #define GAIT__MOVER_MAX_PLANES 8
@@ -43,6 +46,10 @@ gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p);
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n);  /* walkable */
 bool gait__mover_is_ceiling(gait_vec3 n);                      /* within 60 deg of down */
 /* An empty result: nothing met, ground normal up, ground height -infinity. */
-void gait__mover_result_clear(gait_move_result *r);
+static inline void gait__mover_result_clear(gait_move_result *r) {
+    memset(r, 0, sizeof *r);
+    r->ground_normal.y = 1;
+    r->ground_height = -INFINITY;
+}
 
 #endif

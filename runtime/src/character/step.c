@@ -30,8 +30,7 @@
 static void gates_input(const gait_world *w, const gait__character *ch, const gait__intent *in,
                         const gait_locomotion *num, const gait__senses *sn, double dt,
                         gait__gates_in *g) {
-    memset(g, 0, sizeof *g);
-    g->phase = ch->phase;
+    g->phase = ch->phase; /* every member set below: no memset on the step's path */
     g->input.move = in->move;
     g->input.move_up = in->move_y;
     g->input.walking = in->walking;
@@ -168,7 +167,8 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     gates_input(w, ch, &in, num, &sn, dt, &gin);
     gait__gates_out g;
     gait__gates_propose(&gin, &g);
-    gait__sense_ledge(w->collider, &w->traverse_table, ch->position, &g.request, num, &sn);
+    if (g.request.want) /* the scan's some 30 queries only where a traversal could start */
+        gait__sense_ledge(w->collider, &w->traverse_table, ch->position, &g.request, num, &sn);
     gait__gates_decide(&gin, &g);
     gates_remember(ch, &g, from);
 
