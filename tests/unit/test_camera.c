@@ -186,3 +186,102 @@ TEST(floating_origin_at_50_km_has_no_jitter) {
     CHECK(fo.shifts >= 1);
     CHECK(fabs(fo.origin.x - 49996.0) <= 256); /* snapped near the camera */
 }
+
+/* A lake in c: terrain 5 m under a water surface at y = 0 over [-32, 32]^2. */
+static void lake(gait_collider *c) {
+    float heights[64 * 64];
+    for (int i = 0; i < 64 * 64; i++) heights[i] = -5;
+    gait_heightfield_def hf = {64, 64, 1.0, {-32, 0, -32}, heights};
+    gait_collider_set_terrain(c, &hf);
+    gait_water_region r = {-32, -32, 32, 32, 0};
+    gait_collider_add_water(c, &r, NULL);
+}
+
+static gait_collider *lake_world(void) {
+    gait_collider_def cd = gait_default_collider_def();
+    gait_collider *c = gait_collider_create(&cd);
+    lake(c);
+    return c;
+}
+
+/* A swimmer floats with its feet 1.2 m under the surface (the wading depth), its axis 0.3 m above
+ * it. Looking up swings the arm down behind and below the pivot: the eye stays above the surface
+ * by the probe's radius, on the arm's own line (the view keeps its direction; the arm is shorter),
+ * at every pitch and yaw. */
+TEST(camera_eye_stays_above_the_water_when_a_swimmer_looks_up) {
+    gait_collider *c = lake_world();
+    gait_camera_def d = gait_default_camera_def();
+    gait_vec3 feet = {0, -1.2, 0};
+    double lowest = INFINITY, worst_line = 0;
+    int shortened = 0;
+    for (int i = 0; i <= 40; i++) {
+        gait_camera cam;
+        gait_camera_init(&cam, &d);
+        gait_camera_look(&cam, 0.37 * i, 0, 0);
+        /* from the default pitch to the highest, a frame at a time */
+        for (int k = 0; k < 60; k++) {
+            gait_camera_look(&cam, 0, (d.max_pitch - d.pitch) * (i % 2 ? 1.0 : 0.5) / 60, 0);
+            gait_camera_follow(&cam, c, feet, 1.0 / 60, NULL);
+            lowest = fmin(lowest, cam.eye.y);
+            /* on the arm's line: eye = pivot - forward * arm (the pivot is rigid here: feet still) */
+            gait_vec3 f = gait_camera_forward(&cam);
+            double ex = cam.pivot.x - f.x * cam.arm, ey = cam.pivot.y - f.y * cam.arm,
+                   ez = cam.pivot.z - f.z * cam.arm;
+            worst_line = fmax(worst_line, fabs(ex - cam.eye.x) + fabs(ey - cam.eye.y) + fabs(ez - cam.eye.z));
+        }
+        if (cam.arm < cam.distance - 1e-6) shortened++;
+    }
+    CHECK_MSG(lowest >= d.probe_radius - 1e-9, "the eye went to %.3f m, under the surface at 0 "
+              "(it keeps %.2f m above it)", lowest, d.probe_radius);
+    CHECK_MSG(worst_line < 1e-9, "the eye left the arm's line by %g m", worst_line);
+    CHECK_MSG(shortened > 10, "only %d of 41 looks up shortened the arm: the test does not reach "
+              "the water", shortened);
+    gait_collider_destroy(c);
+}
+
+/* The same through a world: a body swimming in the lake, the host's look input turning the camera
+ * up and down and around every frame; the eye gait_world_update leaves stays above the water, and
+ * eases back out to its full length once the look comes down again. */
+TEST(camera_eye_above_the_water_through_the_world) {
+    gait_world_def wd = gait_default_world_def();
+    wd.max_characters = 1;
+    gait_world *w = gait_world_create(&wd);
+    lake(gait_world_collider(w));
+    gait_character_def cd = gait_default_character_def();
+    gait_character_id id;
+    CHECK_EQ_INT(gait_character_create(w, &cd, &id), GAIT_OK); /* stood on the bottom, it swims up */
+    double lowest = INFINITY;
+    int swimming = 0;
+    for (int k = 0; k < 600; k++) {
+        gait_input in;
+        memset(&in, 0, sizeof in);
+        in.move_y = (k / 120) % 2 ? 1 : 0;
+        in.look_yaw = 0.02;
+        in.look_pitch = (k / 60) % 2 ? 0.05 : -0.05; /* up to the highest pitch and back down */
+        gait_character_set_input(w, id, &in);
+        gait_world_update(w, 1.0 / 60, NULL);
+        gait_character_info info;
+        gait_character_info_get(w, id, &info);
+        /* floating at its line (it rises there from the bottom it was stood on first) */
+        if (info.phase.state != GAIT_STATE_SWIM || info.position.y < -1.2 - 1e-9) continue;
+        swimming++;
+        gait_camera cam;
+        gait_character_camera(w, id, &cam);
+        lowest = fmin(lowest, cam.eye.y);
+    }
+    CHECK_MSG(swimming > 300, "the body swam only %d steps", swimming);
+    CHECK_MSG(lowest >= cd.camera.probe_radius - 1e-9, "a swimmer's camera eye went to %.3f m, "
+              "under the surface at 0", lowest);
+    /* looking level again: the arm back to its full length within the ease-out time */
+    for (int k = 0; k < 60; k++) {
+        gait_input in;
+        memset(&in, 0, sizeof in);
+        in.look_pitch = -0.1;
+        gait_character_set_input(w, id, &in);
+        gait_world_update(w, 1.0 / 60, NULL);
+    }
+    gait_camera cam;
+    gait_character_camera(w, id, &cam);
+    CHECK_NEAR(cam.arm, cam.distance, 1e-9);
+    gait_world_destroy(w);
+}

@@ -3,7 +3,10 @@
  * Yaw, pitch (clamped) and zoom (the arm's length, clamped) turn once a frame from look input.
  * The camera follows the blended body smoothly; a sphere cast along the arm from the body's
  * axis to the eye keeps it out of walls and terrain: it pulls in at once when blocked and eases
- * back out when clear, so it never ends inside geometry. Plain data out, no GL. */
+ * back out when clear, so it never ends inside geometry. The water's surface limits the arm the
+ * same way: the eye stays probe_radius above the surface of the water it stands over (a swimmer
+ * looking up gets a shorter arm, not a view from under the water), unless the body's axis is
+ * itself that low. Plain data out, no GL. */
 #ifndef GAIT_CAMERA_H
 #define GAIT_CAMERA_H
 

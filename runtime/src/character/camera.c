@@ -92,6 +92,31 @@ static double probe(gait_camera *c, const gait_collider *col, gait_vec3 axis, ga
     return len;
 }
 
+/* The water surface is a floor for the eye (chosen over an under-water view: the runtime draws
+ * nothing, and a host's view from just under a surface shows neither the body nor the world
+ * above it). A swimmer floats with its feet the wading depth under the surface, its axis a few
+ * decimetres above it; looking up swings the arm down behind and below the pivot, through the
+ * surface. The arm is shortened along its own line, as a wall shortens it, so the view keeps its
+ * direction and its centre on the body: the eye's centre stays the probe's radius above the
+ * surface of the water it stands over. An axis already that low (a body under the surface) is
+ * not held: there the view is under water on purpose. Returns the arm length (m) that keeps the
+ * eye above the water, at most `len`. Two passes: the eye pulled in may stand over another
+ * region (regions are boxes, each with its own surface). */
+static double above_water(const gait_camera *c, const gait_collider *col, gait_vec3 axis,
+                          gait_vec3 along, double full, double len) {
+    if (!col || full < 1e-9 || along.y >= 0) return len; /* an arm going up stays above */
+    double down = -along.y / full; /* metres the eye sinks per metre of arm */
+    for (int pass = 0; pass < 2; pass++) {
+        gait_vec3 eye = v3_mad(axis, along, len / full);
+        double surface, depth;
+        if (!gait_water_at(col, eye.x, eye.z, &surface, &depth)) break;
+        double floor_y = surface + c->def.probe_radius;
+        if (axis.y < floor_y || eye.y >= floor_y) break;
+        len = (axis.y - floor_y) / down;
+    }
+    return len;
+}
+
 static void place_eye(gait_camera *c, const gait_collider *col, gait_vec3 axis, double dt,
                       bool snap, const gait_filter *filter) {
     gait_vec3 back = v3_neg(gait_camera_forward(c));
@@ -101,6 +126,8 @@ static void place_eye(gait_camera *c, const gait_collider *col, gait_vec3 axis, 
     gait_vec3 along = v3_sub(wanted, axis);
     double full = v3_len(along);
     double free_len = probe(c, col, axis, wanted, filter);
+    /* the water limits the arm as a wall does: pulled in at once, eased back out */
+    free_len = above_water(c, col, axis, along, full, free_len);
     if (snap || c->def.ease_out_seconds <= 0) {
         c->arm = free_len;
     } else if (free_len < c->arm) {
