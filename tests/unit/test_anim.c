@@ -1,6 +1,8 @@
 /* The animation-state signal (docs/behaviour.md, "Animation signal"): grounded debounce table, clip map, crossfade. */
 #include "check.h"
 
+#include <lauxlib.h>
+#include <lua.h>
 #include <string.h>
 
 #include "gait/gait.h"
@@ -175,4 +177,67 @@ TEST(anim_no_model_is_safe) {
     gait_anim_def bad = gait_default_anim_def();
     bad.crossfade_seconds = NAN;
     CHECK_EQ_INT(gait_anim_set_def(&a, &bad), GAIT_ERR_INVALID_ARGUMENT);
+}
+
+/* A C host that creates its character from gait_default_character_def gets a clip map, the same
+ * one the Lua side ships (scripts/tuning/anim.lua): standing plays "Idle", running "Run". */
+TEST(anim_default_character_def_has_the_shipped_clip_map) {
+    gait_world_def wd = gait_default_world_def();
+    wd.max_characters = 1;
+    gait_world *w = gait_world_create(&wd);
+    float heights[16 * 16];
+    for (int i = 0; i < 16 * 16; i++) heights[i] = 0;
+    gait_heightfield_def hf = {16, 16, 1.0, {-8, 0, -8}, heights};
+    gait_collider_set_terrain(gait_world_collider(w), &hf);
+    gait_character_def cd = gait_default_character_def();
+    gait_character_id id;
+    CHECK_EQ_INT(gait_character_create(w, &cd, &id), GAIT_OK);
+    gait_anim_signal sig;
+    gait_world_update(w, DT, NULL);
+    gait_character_anim(w, id, &sig);
+    CHECK_MSG(strcmp(sig.clip, "Idle") == 0, "standing: clip \"%s\", wanted \"Idle\"", sig.clip);
+    for (int k = 0; k < 20; k++) {
+        gait_input in;
+        memset(&in, 0, sizeof in);
+        in.move_y = 1;
+        gait_character_set_input(w, id, &in);
+        gait_world_update(w, DT, NULL);
+    }
+    gait_character_anim(w, id, &sig);
+    CHECK_EQ_INT(sig.state, GAIT_ANIM_RUN);
+    CHECK_MSG(strcmp(sig.clip, "Run") == 0, "running: clip \"%s\", wanted \"Run\"", sig.clip);
+    gait_world_destroy(w);
+}
+
+/* The C defaults and the shipped scripts/tuning/anim.lua name the same clip for every state (run
+ * from the repository's root, as make test runs the tests). */
+TEST(anim_default_clips_are_the_ones_anim_lua_ships) {
+    gait_script_def d = gait_default_script_def();
+    d.root = ".";
+    gait_script *s = gait_script_create(&d);
+    CHECK(s != NULL);
+    if (!s) return;
+    lua_State *L = gait_script_lua(s);
+    CHECK_MSG(luaL_dofile(L, "scripts/tuning/anim.lua") == 0, "anim.lua: %s", lua_tostring(L, -1));
+    lua_getfield(L, -1, "clips");
+    CHECK(lua_istable(L, -1));
+    int mapped = 0;
+    for (int k = 0; k < GAIT_ANIM_STATE_COUNT && lua_istable(L, -1); k++) {
+        const char *name = gait_anim_state_name((gait_anim_state)k);
+        lua_getfield(L, -1, name);
+        const char *lua_clip = lua_tostring(L, -1);
+        const char *c_clip = gait_default_anim_clip((gait_anim_state)k);
+        CHECK_MSG(lua_clip && c_clip && strcmp(lua_clip, c_clip) == 0,
+                  "%s: anim.lua maps \"%s\", the C default \"%s\"", name, lua_clip ? lua_clip : "(none)",
+                  c_clip ? c_clip : "(none)");
+        mapped += lua_clip != NULL;
+        lua_pop(L, 1);
+    }
+    /* and no state beyond the enum's in the file */
+    int keys = 0;
+    for (lua_pushnil(L); lua_istable(L, -2) && lua_next(L, -2); lua_pop(L, 1)) keys++;
+    CHECK_EQ_INT(mapped, GAIT_ANIM_STATE_COUNT);
+    CHECK_EQ_INT(keys, GAIT_ANIM_STATE_COUNT);
+    CHECK(gait_default_anim_clip(GAIT_ANIM_STATE_COUNT) == NULL);
+    gait_script_destroy(s);
 }

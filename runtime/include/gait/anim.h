@@ -71,7 +71,14 @@ typedef struct gait_anim {
 gait_anim_def gait_default_anim_def(void);
 /* The def's numbers: unit, range, default, source (gait/schema.h). */
 const gait_schema *gait_anim_schema(void);
+/* The default clip map: the clip name a state maps to ("Idle", "Walk", "Run", ... "Vault" for
+ * traverse), the same names scripts/tuning/anim.lua ships (placeholders a host renames); NULL
+ * when the state is out of range. A character starts with this map (gait_character_create). */
+const char *gait_default_anim_clip(gait_anim_state state);
+/* Starts with an empty clip map (a body with no model: nothing is switched into). */
 gait_status gait_anim_init(gait_anim *anim, const gait_anim_def *def);
+/* Maps every state to gait_default_anim_clip's name. */
+gait_status gait_anim_set_default_clips(gait_anim *anim);
 gait_status gait_anim_set_def(gait_anim *anim, const gait_anim_def *def);
 /* Map a state to a clip name (NULL or "" removes it). Names longer than 47 bytes are refused. */
 gait_status gait_anim_set_clip(gait_anim *anim, gait_anim_state state, const char *clip);

@@ -120,7 +120,8 @@ typedef struct gait_character_def {
     gait_stamina_def stamina;    /* the party's pool; defaults per gait_default_stamina_def */
     gait_camera_def camera;      /* its follow camera; defaults per gait_default_camera_def */
     bool no_camera;              /* true: no follow camera (crowds, benchmarks); default false */
-    gait_anim_def anim;          /* its animation signal; defaults per gait_default_anim_def */
+    gait_anim_def anim;          /* its animation signal; defaults per gait_default_anim_def; the
+                                    clip map starts as gait_default_anim_clip's names */
     void *user_data;
 } gait_character_def;
 

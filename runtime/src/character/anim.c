@@ -36,6 +36,25 @@ static const gait_schema_field fields[] = {
 GAIT__SCHEMA_TABLE(gait_anim_schema, "anim", gait_anim_def, fields)
 
 
+/* The clip names scripts/tuning/anim.lua ships, in gait_anim_state order (tests/unit/test_anim.c
+ * checks the two agree, so a C host and a Lua one start from the same map). */
+static const char *const default_clips[GAIT_ANIM_STATE_COUNT] = {
+    "Idle", "Walk", "Run", "Dash", "Sprint", "Crouch", "CrouchWalk", "Jump", "Fall", "Land",
+    "Glide", "Plunge", "Climb", "ClimbIdle", "ClimbJump", "Swim", "SwimIdle", "SwimDash",
+    "Drown", "Vault",
+};
+
+const char *gait_default_anim_clip(gait_anim_state s) {
+    return (unsigned)s < GAIT_ANIM_STATE_COUNT ? default_clips[s] : NULL;
+}
+
+gait_status gait_anim_set_default_clips(gait_anim *a) {
+    if (!a) return GAIT_ERR_INVALID_ARGUMENT;
+    for (int s = 0; s < GAIT_ANIM_STATE_COUNT; s++)
+        gait_anim_set_clip(a, (gait_anim_state)s, default_clips[s]);
+    return GAIT_OK;
+}
+
 gait_anim_def gait_default_anim_def(void) {
     gait_anim_def d;
     gait_schema_defaults(&gait_anim_schema_table, &d);

@@ -65,6 +65,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     if (gait_anim_init(&anim, &def->anim) != GAIT_OK)
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
                     "character: anim def out of range (each value in [0, 10])");
+    gait_anim_set_default_clips(&anim); /* the map the Lua side ships; tuning or the host renames */
     int slot = -1;
     for (int i = 0; i < w->capacity; i++)
         if (!w->characters[i].alive) { slot = i; break; }
