@@ -91,8 +91,23 @@ gait_status gait_world_snapshot_save(const gait_world *world, void *buffer, size
                                      size_t *out_size);
 /* Restores a snapshot; checks its header and checksum first and changes nothing on failure. */
 gait_status gait_world_snapshot_restore(gait_world *world, const void *buffer, size_t size);
-/* FNV-1a hash of the simulation state (the snapshot's bytes): equal states, equal hashes. */
+/* FNV-1a hashes of the state, member by member (no padding bytes): equal states, equal hashes.
+ *   simulation:   what the steps read and write — the step count, every character's pose,
+ *                 velocity, phase, contact, stamina, held input (move, levels, presses, the
+ *                 camera's yaw the moves are relative to), kit action, return point, the body's,
+ *                 the traversal's and the crouch's memory. The same inputs step by step give the
+ *                 same hash at any frame rate: this is what replays and rollback compare.
+ *   presentation: what follows once a frame or only describes the body — the clock's leftover
+ *                 (the blend's alpha), each camera's pitch, zoom, arm and eye, the animation
+ *                 signal's state and switch count. It differs between frame rates by design.
+ *   state:        both in one (its bits are what they were before the split: hashes saved by
+ *                 replays and tests/unit/golden_hashes.h stay valid). It hashes exactly the
+ *                 members the other two do, so equal state hashes mean equal simulation and
+ *                 presentation hashes; it differs across frame rates whenever the presentation
+ *                 does. */
 uint64_t gait_world_state_hash(const gait_world *world);
+uint64_t gait_world_simulation_hash(const gait_world *world);
+uint64_t gait_world_presentation_hash(const gait_world *world);
 
 /* ---- debug draw (traverse.c; "Traversal") ----------------------------------------------------- */
 

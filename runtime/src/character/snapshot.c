@@ -123,6 +123,54 @@ static uint64_t hash_d(uint64_t h, double v) { return fnv1a(h, &v, sizeof v); }
 static uint64_t hash_v(uint64_t h, gait_vec3 v) { return hash_d(hash_d(hash_d(h, v.x), v.y), v.z); }
 static uint64_t hash_u(uint64_t h, uint64_t v) { return fnv1a(h, &v, sizeof v); }
 
+/* The three hashes share their member lists, so the state hash is the very sequence of bytes it
+ * always was: its slot (alive, generation), then the simulation's head, the presentation's
+ * camera and animation, the simulation's tail. */
+static uint64_t hash_slot(uint64_t h, const gait__character *ch) {
+    h = hash_u(h, ch->alive);
+    return hash_u(h, ch->generation);
+}
+
+/* What the steps read and write, up to the camera's yaw (the moves are relative to it:
+ * ch->camera_yaw, always equal to camera.yaw). */
+static uint64_t hash_sim_head(uint64_t h, const gait__character *ch) {
+    h = hash_v(hash_v(hash_v(h, ch->position), ch->prev_position), ch->velocity);
+    h = hash_d(hash_d(h, ch->yaw), ch->prev_yaw);
+    h = hash_u(hash_d(h, ch->phase.seconds), (uint64_t)ch->phase.state);
+    h = hash_u(h, (uint64_t)ch->previous_state);
+    const gait_contact *c = &ch->contact;
+    h = hash_u(h, (uint64_t)c->grounded | (uint64_t)c->rising << 1 | (uint64_t)c->wall << 2 |
+                      (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4);
+    h = hash_d(hash_d(hash_d(h, c->height_above_ground), c->water_depth), c->submersion);
+    h = hash_d(hash_d(hash_d(h, ch->stamina.value), ch->stamina.rest), ch->stamina.stroke_timer);
+    h = hash_u(hash_u(h, ch->pressed), ch->held);
+    h = hash_u(h, (uint64_t)ch->walking | (uint64_t)ch->crouching << 1);
+    h = hash_d(hash_d(h, ch->move_x), ch->move_y);
+    return hash_d(h, ch->camera.yaw);
+}
+
+/* The follow camera (turned by look input and moved once a frame) and the animation signal. */
+static uint64_t hash_presentation(uint64_t h, const gait__character *ch) {
+    h = hash_d(h, ch->camera.pitch);
+    h = hash_d(hash_d(h, ch->camera.distance), ch->camera.arm);
+    h = hash_v(h, ch->camera.eye);
+    return hash_u(hash_u(h, (uint64_t)ch->anim.playing), ch->anim.switches);
+}
+
+/* The rest of what the steps read and write: the kit action, the return point, the body's, the
+ * traversal's and the crouch's memory. */
+static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
+    h = hash_d(h, ch->action_left);
+    h = hash_v(h, ch->return_point);
+    h = hash_v(hash_v(h, ch->body.vel), ch->body.wall_normal);
+    h = hash_u(h, (uint64_t)ch->body_type);
+    /* the traversal's action and the crouch's memory */
+    h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
+    h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
+    return hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
+                         (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
+}
+
 uint64_t gait_world_state_hash(const gait_world *w) {
     if (!w) return 0;
     uint64_t h = FNV_BASIS;
@@ -130,34 +178,31 @@ uint64_t gait_world_state_hash(const gait_world *w) {
     h = hash_u(h, w->steps);
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
-        h = hash_u(h, ch->alive);
-        h = hash_u(h, ch->generation);
+        h = hash_slot(h, ch);
         if (!ch->alive) continue;
-        h = hash_v(hash_v(hash_v(h, ch->position), ch->prev_position), ch->velocity);
-        h = hash_d(hash_d(h, ch->yaw), ch->prev_yaw);
-        h = hash_u(hash_d(h, ch->phase.seconds), (uint64_t)ch->phase.state);
-        h = hash_u(h, (uint64_t)ch->previous_state);
-        const gait_contact *c = &ch->contact;
-        h = hash_u(h, (uint64_t)c->grounded | (uint64_t)c->rising << 1 | (uint64_t)c->wall << 2 |
-                          (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4);
-        h = hash_d(hash_d(hash_d(h, c->height_above_ground), c->water_depth), c->submersion);
-        h = hash_d(hash_d(hash_d(h, ch->stamina.value), ch->stamina.rest), ch->stamina.stroke_timer);
-        h = hash_u(hash_u(h, ch->pressed), ch->held);
-        h = hash_u(h, (uint64_t)ch->walking | (uint64_t)ch->crouching << 1);
-        h = hash_d(hash_d(h, ch->move_x), ch->move_y);
-        h = hash_d(hash_d(h, ch->camera.yaw), ch->camera.pitch);
-        h = hash_d(hash_d(h, ch->camera.distance), ch->camera.arm);
-        h = hash_v(h, ch->camera.eye);
-        h = hash_u(hash_u(h, (uint64_t)ch->anim.playing), ch->anim.switches);
-        h = hash_d(h, ch->action_left);
-        h = hash_v(h, ch->return_point);
-        h = hash_v(hash_v(h, ch->body.vel), ch->body.wall_normal);
-        h = hash_u(h, (uint64_t)ch->body_type);
-        /* the traversal's action and the crouch's memory */
-        h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
-        h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
-        h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
-                          (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
+        h = hash_sim_tail(hash_presentation(hash_sim_head(h, ch), ch), ch);
+    }
+    return h;
+}
+
+uint64_t gait_world_simulation_hash(const gait_world *w) {
+    if (!w) return 0;
+    uint64_t h = hash_u(FNV_BASIS, w->steps);
+    for (int i = 0; i < w->capacity; i++) {
+        const gait__character *ch = &w->characters[i];
+        h = hash_slot(h, ch);
+        if (ch->alive) h = hash_sim_tail(hash_sim_head(h, ch), ch);
+    }
+    return h;
+}
+
+uint64_t gait_world_presentation_hash(const gait_world *w) {
+    if (!w) return 0;
+    uint64_t h = hash_d(FNV_BASIS, w->clock.accumulator);
+    for (int i = 0; i < w->capacity; i++) {
+        const gait__character *ch = &w->characters[i];
+        h = hash_slot(h, ch);
+        if (ch->alive) h = hash_presentation(h, ch);
     }
     return h;
 }
