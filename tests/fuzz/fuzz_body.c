@@ -39,11 +39,19 @@
  * worlds (ghost bumps on internal edges, grounded flicker on slopes, tunnelling at speed, stairs
  * that depend on the frame rate, bodies wedged in corners); each must be zero.
  *
+ * With --liveness (off in make test until the bugs they find are fixed) it also checks what players
+ * notice — bodies hung in the air, traversals that outlast their plan, drownings that end in deep
+ * water, walkers stopped with open ground ahead, state flicker (check_live below) — on worlds of
+ * generator 2, which adds overhang bands, leaning faces, fences in a row, platforms at the water
+ * line, stairs along a wall and spawns exactly on faces. Its findings are under
+ * tests/pending/replays/.
+ *
  * Modes:
  *   test_fuzz_body                 (make test) the figures, FUZZ_SECONDS of fuzzing (default 3), then every
  *                                  tests/replays/ *.replay must pass; "N passed, N failed"
  *   fuzz_body --seconds N          (make fuzz) a long run with a progress line every 5 s
  *   fuzz_body --seed S [--cases K] the cases S .. S+K-1
+ *   fuzz_body --liveness ...       the liveness invariants too, on generator 2's worlds
  *   fuzz_body --replay FILE...     re-run replays, print the state hash of each */
 #include <dirent.h>
 #include <math.h>
@@ -67,9 +75,15 @@
 #define MAX_FRAMES 1800
 #define AREA 22.0             /* m: shapes and characters within [-AREA, AREA]^2 */
 /* The world generator's version: make_terrain and make_shape turn a seed into a world, and a saved
- * replay holds only the seed. Any change to what they build must bump this, and the replays in
- * tests/replays/ must be re-made (an old replay is refused, not silently run on another world). */
+ * replay holds only the seed. Any change to what a generator builds must add a new one, and the
+ * replays made by the old one re-made (a replay of an unknown generator is refused, not silently
+ * run on another world). Generator 1 is make test's; generator 2 (with --liveness) builds what 1
+ * builds for the same seed's rolls plus the shapes the liveness invariants look for: overhang
+ * bands on walls, faces leaning back, fences in a row, platforms at the water line, stairs along
+ * a wall, and spawns exactly on a face. */
 #define GENERATOR 1
+#define GENERATOR_MAX 2
+static int generator = GENERATOR; /* the one cases are made and replays rebuilt with */
 #define MAX_TRIS 8192         /* per mesh; tri() drops what is past it */
 
 /* ---- random numbers: splitmix64, one stream per purpose so dropping a shape or a character
@@ -121,6 +135,8 @@ typedef struct failure {
 
 typedef struct stats {
     uint64_t steps, char_steps, frames, cases, failures;
+    struct { char kind[32]; uint64_t cases; } by_kind[16]; /* cases failing, by what failed first */
+    int kinds;
     double max_pen;            /* deepest landmark overlap seen (m) */
     double max_below;          /* deepest the feet were below the terrain (m) */
 } stats;
@@ -168,13 +184,16 @@ static double terrain_h(const gait_collider *c, double x, double z) {
 }
 
 static const char *const shape_names[] = {"box", "ramp", "stairs", "plate", "wedge", "corner",
-                                          "cluster", "ceiling", "pole"};
+                                          "cluster", "ceiling", "pole", "band", "lean", "fences",
+                                          "waterline"};
 
-/* Shape i of the seed's world, into m; returns its kind. */
-static int make_shape(uint64_t seed, int i, const gait_collider *c, mesh *m) {
+/* Shape i of the seed's world, into m; returns its kind. A platform at the water line brings its
+ * own water: *water (surface NAN when none) is added with the shape. */
+static int make_shape(uint64_t seed, int i, const gait_collider *c, mesh *m, gait_water_region *water) {
     rng r = stream(seed, 100 + (uint64_t)i);
     m->n = 0;
-    int kind = rint_(&r, 0, 8);
+    water->surface = NAN;
+    int kind = rint_(&r, 0, generator >= 2 ? 12 : 8);
     xform t;
     t.o[0] = runi(&r, -AREA, AREA);
     t.o[2] = runi(&r, -AREA, AREA);
@@ -205,6 +224,9 @@ static int make_shape(uint64_t seed, int i, const gait_collider *c, mesh *m) {
         int n = rint_(&r, 2, 10);
         double rise = runi(&r, 0.05, 0.5), run = runi(&r, 0.12, 0.6), w = runi(&r, 0.4, 2);
         for (int k = 0; k < n; k++) box(m, &t, -w, 0, k * run, w, (k + 1) * rise, n * run);
+        /* generator 2: half of them along a wall (stairs against walls are everywhere) */
+        if (generator >= 2 && rchance(&r, 0.5))
+            box(m, &t, -w - 0.4, 0, -1, -w, n * rise + 2.5, n * run + 1);
         break;
     }
     case 3: { /* a thin plate: a zero-thickness quad at any angle, or 1 cm thick */
@@ -259,9 +281,54 @@ static int make_shape(uint64_t seed, int i, const gait_collider *c, mesh *m) {
         box(m, &t, -a, 0, -b, a, runi(&r, 0.01, 0.3), b);
         break;
     }
-    default: { /* a thin pole */
+    case 8: { /* a thin pole */
         double w = runi(&r, 0.02, 0.2);
         box(m, &t, -w, 0, -w, w, runi(&r, 1, 6), w);
+        break;
+    }
+    case 9: { /* a wall with overhang bands (the default world's tower): 1-3 bands sticking out
+               * 0.1-0.5 m, 0.1-0.4 m thick, 1.5-8 m up */
+        double hx = runi(&r, 1, 4), hz = runi(&r, 0.3, 3), h = runi(&r, 3, 12);
+        box(m, &t, -hx, 0, -hz, hx, h, hz);
+        int bands = rint_(&r, 1, 3);
+        for (int k = 0; k < bands; k++) {
+            double out = runi(&r, 0.1, 0.5), y = runi(&r, 1.5, fmin(8, h - 0.5)), th = runi(&r, 0.1, 0.4);
+            box(m, &t, -hx - out, y, -hz - out, hx + out, y + th, hz + out);
+        }
+        break;
+    }
+    case 10: { /* a block whose front face leans back 3-40 deg, its top flat */
+        double w = runi(&r, 0.5, 3), h = runi(&r, 0.4, 3), depth = runi(&r, 0.1, 3);
+        double lean = runi(&r, 3, 40) * M_PI / 180, z1 = h * tan(lean);
+        double p[8][3] = {{-w, 0, 0}, {w, 0, 0}, {w, h, z1}, {-w, h, z1},
+                          {w, h, z1 + depth}, {-w, h, z1 + depth}, {w, 0, z1 + depth}, {-w, 0, z1 + depth}};
+        double q[8][3];
+        for (int k = 0; k < 8; k++) xf(&t, p[k], q[k]);
+        quad(m, q[0], q[3], q[2], q[1]); /* the leaning front */
+        quad(m, q[3], q[5], q[4], q[2]); /* top */
+        quad(m, q[7], q[6], q[4], q[5]); /* back */
+        quad(m, q[0], q[1], q[6], q[7]); /* bottom */
+        quad(m, q[0], q[7], q[5], q[3]); /* sides */
+        quad(m, q[1], q[2], q[4], q[6]);
+        break;
+    }
+    case 11: { /* 2-4 fences in a row, 0.1-0.3 m thick, 0.5-1.4 m high, 0.6-2.5 m apart */
+        int n = rint_(&r, 2, 4);
+        double len = runi(&r, 1, 6), h = runi(&r, 0.5, 1.4), th = runi(&r, 0.1, 0.3), gap = runi(&r, 0.6, 2.5);
+        for (int k = 0; k < n; k++) box(m, &t, -len, 0, k * (th + gap), len, h, k * (th + gap) + th);
+        break;
+    }
+    default: { /* a platform at the water line (its top 0.8 m under to 0.3 m over the surface),
+                * in water of its own 1-6 m deep over the terrain */
+        double a = runi(&r, 0.5, 4), b = runi(&r, 0.5, 4);
+        double surface = t.o[1] + runi(&r, 1, 6), top = surface + runi(&r, -0.8, 0.3);
+        box(m, &t, -a, 0, -b, a, top - t.o[1], b);
+        double reach = fmax(a, b) + runi(&r, 2, 8);
+        water->min_x = t.o[0] - reach;
+        water->max_x = t.o[0] + reach;
+        water->min_z = t.o[2] - reach;
+        water->max_z = t.o[2] + reach;
+        water->surface = surface;
         break;
     }
     }
@@ -316,8 +383,10 @@ static gait_world *build_world(const fuzz_case *fc) {
     make_terrain(fc->seed, c);
     mesh *m = malloc(sizeof *m); /* 74 KB: too big for the stack under ASan's redzones */
     for (int i = 0; m && i < fc->shape_count; i++) {
-        int kind = make_shape(fc->seed, i, c, m);
+        gait_water_region water;
+        int kind = make_shape(fc->seed, i, c, m, &water);
         if (!fc->keep_shape[i] || m->n == 0) continue;
+        if (!isnan(water.surface)) gait_collider_add_water(c, &water, NULL);
         if (getenv("FUZZ_TRACE")) printf("shape %d: %s, %d triangles\n", i, shape_names[kind], m->n);
         gait_mesh_def md;
         memset(&md, 0, sizeof md);
@@ -391,6 +460,9 @@ static void make_case(uint64_t seed, fuzz_case *fc) {
                                        (gait_vec3){0, -200, 0}, NULL, &hit))
                 top = hit.point.y;
             s->y = top + 0.05 + (rchance(&cr, 0.3) ? runi(&cr, 0, 12) : 0);
+            /* generator 2: some spawns with the feet exactly on the face below (authored spawn
+             * points sit exactly on floors); the room above is checked as for the others */
+            bool exact = generator >= 2 && rchance(&cr, 0.4);
             gait_capsule cap = {{s->x, s->y + num->capsule_radius, s->z},
                                 {s->x, s->y + num->capsule_height - num->capsule_radius, s->z},
                                 num->capsule_radius + 0.05};
@@ -398,8 +470,10 @@ static void make_case(uint64_t seed, fuzz_case *fc) {
             memset(&f, 0, sizeof f);
             f.skip_terrain = true;
             gait_contact_point cp;
-            if (gait_collider_capsule_overlap(gait_world_collider_const(w), &cap, &f, &cp, 1, NULL) == 0)
+            if (gait_collider_capsule_overlap(gait_world_collider_const(w), &cap, &f, &cp, 1, NULL) == 0) {
+                if (exact) s->y = top;
                 break;
+            }
         }
     }
     gait_world_destroy(w);
@@ -464,9 +538,203 @@ static void failf(failure *f, int frame, int step, int ch, const char *kind, con
 
 static bool finite_or_inf(double v) { return !isnan(v) && v != -INFINITY; }
 
+/* ---- liveness (--liveness): what players notice, checked step by step ---------------------------
+ *
+ * Off in make test until the bugs they find are fixed (tests/pending/README.md lists them):
+ *   air_stuck         a fall, glide or plunge that has not descended 5 cm in 1 s is held up by
+ *                     something it does not stand on (it should slide, land or catch a wall);
+ *   traverse_overrun  a vault, hurdle or mantle lasting longer than its plan: the approach at walk
+ *                     speed, the rise and the cross at its row's speeds, the drop from the ledge to
+ *                     the floor behind (or, with none, to max_drop below the feet), plus the 0.2 s
+ *                     a blocked path is given and 0.25 s;
+ *   drown_deep        a drowning that ends with the body in deep water (it swims again at once);
+ *   stuck_walker      walking, running or sprinting the same way (the facing within 0.1 rad) for
+ *                     1 s without moving 5 cm, with the body's capsule (lifted over a step) free
+ *                     to go 0.5 m that way, or along the wall it meets there (at least 5 cm of it),
+ *                     and walkable ground there within a step;
+ *   flicker           the state flipping between the same two states 6 times within 0.5 s, in
+ *                     steps that read no press. */
+static bool liveness = false;
+
+#define LIVE_AIR_SECONDS 1.0
+#define LIVE_AIR_DROP 0.05       /* m a body in the air must descend within LIVE_AIR_SECONDS */
+#define LIVE_WALK_SECONDS 1.0
+#define LIVE_WALK_MOVE 0.05      /* m */
+#define LIVE_WALK_AHEAD 0.5      /* m of free way ahead that makes a stop a stuck walker */
+#define LIVE_FLIPS 6
+#define LIVE_FLIP_SECONDS 0.5
+
+typedef struct live_track {
+    double air_low;              /* lowest feet in this spell in the air (m) */
+    int air_steps;               /* steps since the feet last went LIVE_AIR_DROP below it */
+    int trav_actions, trav_steps;/* the action playing (its count) and its steps */
+    double trav_plan;            /* s it may last */
+    gait_vec3 walk_at;           /* where the feet were when this heading began or last moved */
+    double walk_yaw;
+    int walk_steps;
+    gait_state flip_a, flip_b;   /* the pair the last change flipped between */
+    int flips;                   /* consecutive changes back and forth between them */
+    int flip_step[LIVE_FLIPS];   /* steps of the last changes (a ring) */
+    int step;                    /* steps checked */
+    bool ready;
+} live_track;
+
+/* The seconds an action may take: its plan from the scan and the row's speeds. */
+static double traverse_plan(const gait_world *w, const gait_traverse_info *t,
+                            const gait_locomotion *n) {
+    const gait_traverse_table *tab = gait_world_traverse_table(w);
+    double rise = 1, cross = 1;
+    for (int i = 0; i < tab->count; i++)
+        if (tab->actions[i].kind == t->kind) {
+            rise = tab->actions[i].rise_speed;
+            cross = tab->actions[i].cross_speed;
+            break;
+        }
+    const gait_traverse_scan *s = &t->scan;
+    double r = n->capsule_radius;
+    bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
+                  s->thick;
+    double plan = s->wall_distance / n->walk_speed + (s->height + 0.2) / rise +
+                  ((mantle ? 0 : s->depth) + 2 * r + 0.2) / cross;
+    if (!mantle) {
+        double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height
+                                    : s->height + tab->max_drop;
+        plan += sqrt(2 * fmax(drop, 0) / n->gravity);
+    }
+    return plan + 0.2 + 0.25;
+}
+
+/* Whether a body at feet could go LIVE_WALK_AHEAD m along yaw, sliding along a wall in the way
+ * as the body does: its capsule, lifted over a step, swept that way (and along the wall it meets)
+ * for at least a tenth of that, meeting nothing more, over walkable ground within a step up or
+ * down there. */
+static bool open_way(const gait_world *w, gait_vec3 feet, double yaw, double radius, double height,
+                     const gait_locomotion *n) {
+    const gait_collider *col = gait_world_collider_const(w);
+    double lift = n->step_height + 0.02, cos_walk = cos(n->max_walk_slope);
+    gait_vec3 p = {feet.x, feet.y + lift, feet.z};
+    gait_vec3 d = {sin(yaw) * LIVE_WALK_AHEAD, 0, cos(yaw) * LIVE_WALK_AHEAD};
+    gait_filter none;
+    memset(&none, 0, sizeof none);
+    for (int leg = 0; leg < 2; leg++) {
+        gait_capsule cap = {{p.x, p.y + radius, p.z}, {p.x, p.y + height - radius, p.z}, radius};
+        gait_hit hit;
+        if (!gait_collider_capsule_sweep(col, &cap, d, &none, &hit)) {
+            p = (gait_vec3){p.x + d.x, p.y, p.z + d.z};
+            break;
+        }
+        /* a walkable slope ahead, a second wall, or a start inside: not a clear case */
+        if (leg == 1 || hit.start_solid || hit.normal.y >= cos_walk) return false;
+        p = (gait_vec3){p.x + d.x * hit.fraction, p.y, p.z + d.z * hit.fraction};
+        double nl = sqrt(hit.normal.x * hit.normal.x + hit.normal.z * hit.normal.z);
+        if (nl < 1e-6) return false;
+        gait_vec3 nh = {hit.normal.x / nl, 0, hit.normal.z / nl};
+        double rest = 1 - hit.fraction, into = (d.x * nh.x + d.z * nh.z) * rest;
+        d = (gait_vec3){d.x * rest - nh.x * into, 0, d.z * rest - nh.z * into};
+        if (sqrt(d.x * d.x + d.z * d.z) < 0.1 * LIVE_WALK_AHEAD) return false;
+    }
+    gait_hit hit;
+    if (!gait_collider_ray_cast(col, p, (gait_vec3){0, -(lift + n->step_height), 0}, &none, &hit))
+        return false;
+    return hit.normal.y >= cos_walk;
+}
+
+static void check_live(gait_world *w, gait_character_id id, int c, const gait_character_info *info,
+                       live_track *lt, int frame, int step, failure *f) {
+    const gait_locomotion *n = gait_world_locomotion(w, info->body_type);
+    double dt = gait_world_step_seconds(w);
+    gait_state s = info->phase.state, prev = info->previous_state;
+    gait_vec3 p = info->position;
+    lt->step++;
+    if (!lt->ready) {
+        lt->ready = true;
+        lt->air_low = p.y;
+        lt->walk_at = p;
+        lt->walk_yaw = info->yaw;
+        lt->flip_a = lt->flip_b = GAIT_STATE_COUNT;
+    }
+    /* air_stuck */
+    if (s == GAIT_STATE_FALL || s == GAIT_STATE_GLIDE || s == GAIT_STATE_PLUNGE) {
+        bool same_spell = prev == GAIT_STATE_FALL || prev == GAIT_STATE_GLIDE || prev == GAIT_STATE_PLUNGE;
+        if (!same_spell || p.y < lt->air_low - LIVE_AIR_DROP) {
+            lt->air_low = p.y;
+            lt->air_steps = 0;
+        } else if (++lt->air_steps * dt > LIVE_AIR_SECONDS + 1e-9) {
+            failf(f, frame, step, c, "air_stuck", "%s for %.2f s without descending %.2f m (feet "
+                  "%.3f %.3f %.3f, %.2f m above the ground)", gait_state_name(s), lt->air_steps * dt,
+                  LIVE_AIR_DROP, p.x, p.y, p.z, info->contact.height_above_ground);
+            return;
+        }
+    }
+    /* traverse_overrun */
+    if (s == GAIT_STATE_TRAVERSE) {
+        gait_traverse_info t;
+        if (gait_character_traverse_info(w, id, &t) == GAIT_OK && t.kind != GAIT_TRAVERSE_NONE) {
+            if (prev != GAIT_STATE_TRAVERSE || t.actions != lt->trav_actions) {
+                lt->trav_actions = t.actions;
+                lt->trav_steps = 0;
+                lt->trav_plan = traverse_plan(w, &t, n);
+            }
+            if (++lt->trav_steps * dt > lt->trav_plan + 1e-9) {
+                failf(f, frame, step, c, "traverse_overrun", "%s in phase %d for %.2f s, planned "
+                      "%.2f s (height %.2f, depth %.2f, floor behind %d at %.2f; feet %.3f %.3f %.3f)",
+                      gait_traverse_kind_name(t.kind), (int)t.phase, lt->trav_steps * dt,
+                      lt->trav_plan, t.scan.height, t.scan.depth, t.scan.back_floor,
+                      t.scan.back_floor_height, p.x, p.y, p.z);
+                return;
+            }
+        }
+    }
+    /* drown_deep */
+    if (prev == GAIT_STATE_DROWN && s != GAIT_STATE_DROWN) {
+        const gait_contact *ct = &info->contact;
+        if (ct->water_depth > n->wading_depth && ct->submersion >= n->wading_depth) {
+            failf(f, frame, step, c, "drown_deep", "a drowning ended in water %.3f m deep (feet "
+                  "%.3f m under; wading depth %.2f) at %.3f %.3f %.3f", ct->water_depth,
+                  ct->submersion, n->wading_depth, p.x, p.y, p.z);
+            return;
+        }
+    }
+    /* stuck_walker: walk, run and sprint move along the facing (body.c turns the body to the move) */
+    bool walking = s == GAIT_STATE_WALK || s == GAIT_STATE_RUN || s == GAIT_STATE_SPRINT;
+    double turn = fabs(remainder(info->yaw - lt->walk_yaw, 2 * M_PI));
+    double dx = p.x - lt->walk_at.x, dy = p.y - lt->walk_at.y, dz = p.z - lt->walk_at.z;
+    if (!walking || prev != s || turn > 0.1 || sqrt(dx * dx + dy * dy + dz * dz) > LIVE_WALK_MOVE) {
+        lt->walk_at = p;
+        lt->walk_yaw = info->yaw;
+        lt->walk_steps = 0;
+    } else if (++lt->walk_steps * dt > LIVE_WALK_SECONDS + 1e-9) {
+        if (open_way(w, p, info->yaw, n->capsule_radius, n->capsule_height, n)) {
+            failf(f, frame, step, c, "stuck_walker", "%s for %.2f s without moving %.2f m, with "
+                  "%.1f m free ahead (feet %.3f %.3f %.3f, yaw %.3f)", gait_state_name(s),
+                  lt->walk_steps * dt, LIVE_WALK_MOVE, LIVE_WALK_AHEAD, p.x, p.y, p.z, info->yaw);
+            return;
+        }
+        lt->walk_at = p; /* boxed in: look again after another second */
+        lt->walk_steps = 0;
+    }
+    /* flicker: changes the step's presses did not ask for (a tapped sprint in water is a one-step
+     * swim dash, tap after tap: the player's doing) */
+    if (prev != s && info->presses_read) lt->flips = 0;
+    else if (prev != s) {
+        bool back = (prev == lt->flip_b && s == lt->flip_a) || (prev == lt->flip_a && s == lt->flip_b);
+        lt->flips = back ? lt->flips + 1 : 1;
+        lt->flip_a = prev;
+        lt->flip_b = s;
+        lt->flip_step[lt->flips % LIVE_FLIPS] = lt->step;
+        int oldest = lt->flip_step[(lt->flips + 1) % LIVE_FLIPS];
+        if (lt->flips >= LIVE_FLIPS && (lt->step - oldest) * dt <= LIVE_FLIP_SECONDS + 1e-9) {
+            failf(f, frame, step, c, "flicker", "%s <-> %s %d times in %.2f s (feet %.3f %.3f %.3f)",
+                  gait_state_name(prev), gait_state_name(s), LIVE_FLIPS, (lt->step - oldest) * dt,
+                  p.x, p.y, p.z);
+            return;
+        }
+    }
+}
+
 /* The checks on one character after one step. expect: the presses this step must read. */
 static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expect, gait_state *last,
-                       int frame, int step, failure *f, stats *st) {
+                       live_track *lt, int frame, int step, failure *f, stats *st) {
     gait_character_info info;
     if (gait_character_info_get(w, id, &info) != GAIT_OK) {
         failf(f, frame, step, c, "stale", "character %d is gone", c);
@@ -562,11 +830,14 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
             printf("contact %d: depth %.4f normal %.3f %.3f %.3f point %.3f %.3f %.3f tri %d class %d\n", k,
                    cp[k].depth, cp[k].normal.x, cp[k].normal.y, cp[k].normal.z, cp[k].point.x,
                    cp[k].point.y, cp[k].point.z, cp[k].triangle, (int)cp[k].cls);
-    if (n < 0 || deepest > PEN_TOL)
+    if (n < 0 || deepest > PEN_TOL) {
         failf(f, frame, step, c, "overlap", "capsule %.4f m inside a landmark (state %s, from %s, "
               "feet %.3f %.3f %.3f)", deepest, gait_state_name(info.phase.state),
               gait_state_name(info.previous_state), info.position.x, info.position.y,
               info.position.z);
+        return;
+    }
+    if (liveness) check_live(w, id, c, &info, lt, frame, step, f);
 }
 
 typedef struct runner {
@@ -599,6 +870,8 @@ static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *pl
     uint32_t pending[MAX_CHARS] = {0};
     gait_state last[MAX_CHARS];
     for (int c = 0; c < fc->char_count; c++) last[c] = GAIT_STATE_IDLE;
+    live_track live[MAX_CHARS];
+    memset(live, 0, sizeof live);
     for (int k = 0; k < frames && !f->failed; k++) {
         double dt;
         if (player) {
@@ -651,13 +924,14 @@ static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *pl
         }
         if (ran == 1) {
             for (int c = 0; c < fc->char_count; c++)
-                check_char(rn.w, rn.ids[c], c, pending[c], &last[c], k, 1, f, st);
+                check_char(rn.w, rn.ids[c], c, pending[c], &last[c], &live[c], k, 1, f, st);
         } else {
             gait_world_snapshot_restore(rn.shadow, rn.snap, rn.snap_size);
             for (int s = 1; s <= ran && !f->failed; s++) {
                 gait_world_step(rn.shadow);
                 for (int c = 0; c < fc->char_count; c++)
-                    check_char(rn.shadow, rn.ids[c], c, s == 1 ? pending[c] : 0, &last[c], k, s, f, st);
+                    check_char(rn.shadow, rn.ids[c], c, s == 1 ? pending[c] : 0, &last[c], &live[c],
+                               k, s, f, st);
             }
             for (int c = 0; c < fc->char_count && !f->failed; c++) {
                 gait_character_info a, b;
@@ -729,8 +1003,9 @@ static void save_replay(const fuzz_case *fc, const failure *f, const char *path,
     gait_replay_recorder *rec = gait_replay_recorder_create(NULL, name);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)fc->seed);
     gait_replay_recorder_set_meta(rec, "seed", buf);
-    snprintf(buf, sizeof buf, "%d", GENERATOR);
+    snprintf(buf, sizeof buf, "%d", generator);
     gait_replay_recorder_set_meta(rec, "generator", buf);
+    if (liveness) gait_replay_recorder_set_meta(rec, "liveness", "1"); /* replayed with them on */
     int o = 0;
     buf[0] = 0;
     for (int i = 0; i < fc->shape_count && o < (int)sizeof buf - 8; i++)
@@ -757,6 +1032,8 @@ static void save_replay(const fuzz_case *fc, const failure *f, const char *path,
     gait_replay_recorder_destroy(rec);
 }
 
+static int play_replay_with_its_meta(const char *path, stats *st, bool verbose);
+
 /* A replay made by save_replay back into a case (inputs come from the player). */
 static bool case_from_replay(gait_replay_player *p, fuzz_case *fc, char *err, size_t cap) {
     memset(fc, 0, sizeof *fc);
@@ -767,11 +1044,15 @@ static bool case_from_replay(gait_replay_player *p, fuzz_case *fc, char *err, si
         return false;
     }
     const char *gen = gait_replay_player_meta(p, "generator");
-    if (gen && atoi(gen) != GENERATOR) {
-        snprintf(err, cap, "made by world generator %s; this fuzz_body builds worlds with generator %d",
-                 gen, GENERATOR);
+    int g = gen ? atoi(gen) : GENERATOR;
+    if (g < 1 || g > GENERATOR_MAX) {
+        snprintf(err, cap, "made by world generator %s; this fuzz_body builds worlds with "
+                 "generators 1 to %d", gen, GENERATOR_MAX);
         return false;
     }
+    generator = g;
+    const char *live = gait_replay_player_meta(p, "liveness");
+    liveness = live && atoi(live) == 1;
     fc->seed = strtoull(seed, NULL, 10);
     fc->shape_count = atoi(count);
     if (fc->shape_count < 0 || fc->shape_count > MAX_SHAPES) {
@@ -805,6 +1086,15 @@ static bool case_from_replay(gait_replay_player *p, fuzz_case *fc, char *err, si
 }
 
 static int play_replay(const char *path, stats *st, bool verbose) {
+    int keep_generator = generator;
+    bool keep_liveness = liveness;
+    int bad = play_replay_with_its_meta(path, st, verbose);
+    generator = keep_generator; /* a replay's meta sets them for its own run only */
+    liveness = keep_liveness;
+    return bad;
+}
+
+static int play_replay_with_its_meta(const char *path, stats *st, bool verbose) {
     char err[600];
     gait_replay_player *p = NULL;
     if (gait_replay_player_open(path, NULL, &p, err, sizeof err) != GAIT_OK) {
@@ -1221,8 +1511,22 @@ int main(int argc, char **argv) {
             seed_given = true;
         } else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
             cases = atol(argv[++i]);
+        } else if (strcmp(argv[i], "--liveness") == 0) {
+            liveness = true;
+            generator = 2;
         } else {
-            fprintf(stderr, "usage: fuzz_body [--seconds N] [--seed S] [--cases K] | --replay FILE...\n");
+            fprintf(stderr,
+                    "usage: fuzz_body [--seconds N] [--seed S] [--cases K] [--liveness] | --replay FILE...\n"
+                    "  --liveness  also check what players notice (off in make test until the bugs it\n"
+                    "              finds are fixed; tests/pending/README.md): a fall, glide or plunge\n"
+                    "              not descending for 1 s, a traversal outlasting its plan, a drowning\n"
+                    "              ending in deep water, a walker pressing towards open walkable space\n"
+                    "              and not moving, a state flipping back and forth; worlds by\n"
+                    "              generator 2 (overhang bands, leaning faces, fences in a row,\n"
+                    "              platforms at the water line, stairs along a wall, spawns exactly\n"
+                    "              on faces)\n"
+                    "  env FUZZ_NO_MINIMISE=1  count failures only; FUZZ_SKIP=kind,...  ignore kinds\n"
+                    "  a replay's meta says its generator and whether liveness is checked\n");
             return 2;
         }
     }
@@ -1245,8 +1549,17 @@ int main(int argc, char **argv) {
         if (f.failed) {
             st.failures++;
             failed++;
+            int k = 0;
+            while (k < st.kinds && strcmp(st.by_kind[k].kind, f.kind) != 0) k++;
+            if (k == st.kinds && k < 16) snprintf(st.by_kind[st.kinds++].kind, 32, "%s", f.kind);
+            if (k < 16) st.by_kind[k].cases++;
             printf("FAIL seed %llu: %s at frame %d step %d character %d: %s\n",
                    (unsigned long long)s, f.kind, f.frame + 1, f.step, f.character + 1, f.msg);
+            if (getenv("FUZZ_NO_MINIMISE")) { /* a survey: count, do not minimise */
+                case_free(&fc);
+                fflush(stdout);
+                continue;
+            }
             stats scratch = st;
             minimise(&fc, &f, &scratch);
             mkdir("build", 0777);
@@ -1284,6 +1597,13 @@ int main(int argc, char **argv) {
            (unsigned long long)st.steps, (unsigned long long)st.char_steps, el,
            el > 0 ? (double)st.char_steps / el : 0, (unsigned long long)st.failures, st.max_pen,
            st.max_below, PEN_TOL);
+    if (st.kinds) {
+        printf("fuzz: failing cases by what failed first (generator %d%s):", generator,
+               liveness ? ", liveness on" : "");
+        for (int k = 0; k < st.kinds; k++)
+            printf(" %s %llu", st.by_kind[k].kind, (unsigned long long)st.by_kind[k].cases);
+        printf("\n");
+    }
     /* the regression replays: each was a bug; each must pass now */
     struct dirent **list = NULL;
     int n = scandir("tests/replays", &list, replay_file, alphasort);
