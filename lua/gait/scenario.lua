@@ -35,6 +35,63 @@ function M.mesh(w, boxes)
   return assert(w:add_landmark{triangles = t})
 end
 
+-- Appends the two triangles of the planar quad a b c d (counter-clockwise seen from its front,
+-- each corner {x, y, z}) to the list t; returns t. Pass the list as w:add_landmark{triangles = t}.
+function M.quad(t, a, b, c, d)
+  t[#t + 1] = {a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]}
+  t[#t + 1] = {a[1], a[2], a[3], c[1], c[2], c[3], d[1], d[2], d[3]}
+  return t
+end
+
+-- A body spawned in the air with its feet at (x, y, z): stood on a 1 m plate 1 cm under the feet,
+-- which is then removed, so the first step falls from there. `spawn` (may be nil) holds more
+-- w:spawn fields (yaw, stamina, ...).
+function M.perch(w, x, y, z, spawn)
+  local plate = M.box(w, x - 0.5, y - 0.11, z - 0.5, x + 0.5, y - 0.01, z + 0.5)
+  local def = {}
+  for k, v in pairs(spawn or {}) do def[k] = v end
+  def.position = {x, y, z}
+  local ch = assert(w:spawn(def))
+  plate:remove()
+  return ch
+end
+
+-- n steps with `input` (its presses only in the first), watched: returns a table
+--   changes   state changes (the state differing from the step before)
+--   flips     grounded readings differing from the step before
+--   seen      set of the states taken {run = true, ...}
+--   longest   most steps a single state lasted
+--   max_move  most the feet moved in one step (m)
+--   path      m the feet moved in all
+--   first     the step each state was first seen {climb = 12, ...}
+function M.watch(w, ch, n, input)
+  local r = {changes = 0, flips = 0, seen = {}, longest = 0, max_move = 0, path = 0, first = {}}
+  local last, lastg = ch:state(), ch:contact().grounded
+  local run = 0
+  local px, py, pz = ch:position()
+  for k = 1, n do
+    local i = {}
+    for key, v in pairs(input or {}) do i[key] = v end
+    if k > 1 then i.pressed = nil end
+    M.step(w, ch, i)
+    local s = ch:state()
+    r.seen[s] = true
+    if r.first[s] == nil then r.first[s] = k end
+    if s ~= last then r.changes = r.changes + 1; run = 0 end
+    run = run + 1
+    if run > r.longest then r.longest = run end
+    local g = ch:contact().grounded
+    if g ~= lastg then r.flips = r.flips + 1 end
+    last, lastg = s, g
+    local x, y, z = ch:position()
+    local d = math.sqrt((x - px) ^ 2 + (y - py) ^ 2 + (z - pz) ^ 2)
+    if d > r.max_move then r.max_move = d end
+    r.path = r.path + d
+    px, py, pz = x, y, z
+  end
+  return r
+end
+
 -- one step with `input` (a fresh table each step: presses only where asked)
 function M.step(w, ch, input)
   local i = {}
