@@ -252,24 +252,16 @@ function M.apply(w, bt, key, value)
   if not k then return nil, "unknown key " .. tostring(key) end
   local t = {}
   if k.file == "stamina" then t.costs = {[k.name] = value} else t[k.name] = value end
-  if k.file == "locomotion" then
-    local path = gait.tuning.files().locomotion
-    if w:measured(bt) and path and locate(path, bt, key) then return w:set_locomotion(bt, t) end
-    local ok, err = w:set_provisional_locomotion(t)
-    if not ok then return nil, err end
-    for _, other in ipairs(M.types) do
-      -- measured types that inherit the key from provisional follow it too
-      if w:measured(other) and not (path and locate(path, other, key)) then
-        ok, err = w:set_locomotion(other, t)
-        if not ok then return nil, err end
-      end
-    end
-    return true
-  end
+  -- A locomotion key the body type's own entry sets goes there alone; otherwise provisional
+  -- changes, and with it every measured type that does not set the key itself (for gates.lua
+  -- and stamina.lua keys: every measured type).
+  local path = k.file == "locomotion" and gait.tuning.files().locomotion or nil
+  local function own(other) return path ~= nil and locate(path, other, key) ~= nil end
+  if k.file == "locomotion" and w:measured(bt) and own(bt) then return w:set_locomotion(bt, t) end
   local ok, err = w:set_provisional_locomotion(t)
   if not ok then return nil, err end
   for _, other in ipairs(M.types) do
-    if w:measured(other) then
+    if w:measured(other) and not own(other) then
       ok, err = w:set_locomotion(other, t)
       if not ok then return nil, err end
     end

@@ -10,25 +10,8 @@
 #    (the camera turns twice as far for the same move); saved while running, it is reloaded
 #    (Space jumps again); a broken file names its line and keeps the last good controls.
 # One line per check, then "N passed, N failed".
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-controls.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
-mkdir -p "$TMP/root/runtime"
-cp -R "$REPO/lua" "$REPO/scripts" "$REPO/shaders" "$TMP/root/"
-cp -R "$REPO/runtime/sandbox" "$TMP/root/runtime/"
+NAME=controls
+. "$(dirname "$0")/common.inc"
 run() { # log, track, extra args...
     log=$1; track=$2; shift 2
     timeout 40 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --size 640x360 \

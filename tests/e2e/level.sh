@@ -10,22 +10,8 @@
 # the wall's face (or climbs it), never through. Then a world file with `level = "…"` and
 # F1's wireframe, a broken level (an error naming the file, exit 1), and `gait run` reading the
 # same world file through lua/gait/worldfile.lua. One line per check, then "N passed, N failed".
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-level.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
+NAME=level
+. "$(dirname "$0")/common.inc"
 
 # The level, as boxes (x0, y0, z0, x1, y1, z1): the floor slab, the wall, and (glTF only) a
 # 0.2 m PlayerStart pad at z = -3.

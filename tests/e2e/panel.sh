@@ -10,25 +10,8 @@
 # file unchanged, and the hot reload that follows reports no number changed. A number the body
 # inherits (provisional walk_speed) written from the panel goes to the provisional block.
 # One line per check, then "N passed, N failed".
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-panel.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
-mkdir -p "$TMP/root/runtime"
-cp -R "$REPO/lua" "$REPO/scripts" "$REPO/shaders" "$TMP/root/"
-cp -R "$REPO/runtime/sandbox" "$TMP/root/runtime/"
+NAME=panel
+. "$(dirname "$0")/common.inc"
 LOCO="$TMP/root/scripts/tuning/locomotion.lua"
 
 cat >"$TMP/track" <<'EOF2'
@@ -36,10 +19,10 @@ cat >"$TMP/track" <<'EOF2'
 0.4 screenshot SHOT
 0.5 key w down
 1.5 panel set run_speed 7.5
-3.0 panel write run_speed
-4.0 panel set walk_speed 2.25
-4.1 panel write walk_speed
-5.5 quit
+3.5 panel write run_speed
+4.5 panel set walk_speed 2.25
+4.6 panel write walk_speed
+6.5 quit
 EOF2
 sed -i "s|SHOT|$TMP/panel.png|" "$TMP/track"
 timeout 60 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --status-interval 0.1 \
@@ -57,8 +40,11 @@ else
 fi
 grep -q '^panel_set .*medium_female run_speed 5.6 -> 7.5' "$log"
 check "panel-set-applies" $? "($(grep '^panel_set' "$log" | head -n 1))"
-before=$(grep '^status ' "$log" | awk -F'[ =]' '{ for (i = 1; i < NF; i++) if ($i == "t" && $(i + 1) + 0 > 1.1 && $(i + 1) + 0 < 1.45) l = $0 } END { print l }')
-after=$(grep '^status ' "$log" | awk -F'[ =]' '{ for (i = 1; i < NF; i++) if ($i == "t" && $(i + 1) + 0 > 2.0 && $(i + 1) + 0 < 2.9) l = $0 } END { print l }')
+# the last status line before the panel's edit, and the last before its write (W held all along)
+nset=$(grep -n '^panel_set ' "$log" | head -n 1 | cut -d: -f1)
+nwrite=$(grep -n '^panel_write ' "$log" | head -n 1 | cut -d: -f1)
+before=$(head -n "${nset:-0}" "$log" | grep '^status ' | tail -n 1)
+after=$(head -n "${nwrite:-0}" "$log" | grep '^status ' | tail -n 1)
 awk -v a="$(field "$before" speed)" -v b="$(field "$after" speed)" 'BEGIN { exit !(a > 5.4 && a < 5.8 && b > 7.3 && b < 7.7) }'
 check "body-speed-follows-the-panel" $? "(speed $(field "$before" speed) before, $(field "$after" speed) after)"
 

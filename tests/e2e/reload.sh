@@ -10,24 +10,8 @@
 # running faster), then edits provisional.run_speed only (the change is named, and since the
 # current body has its own run_speed the report says that block wins). One line per check,
 # then "N passed, N failed". Skips (0 passed, 0 failed) only without xvfb-run.
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-reload.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
-mkdir -p "$TMP/root/runtime"
-cp -R "$REPO/lua" "$REPO/scripts" "$REPO/shaders" "$TMP/root/"
-cp -R "$REPO/runtime/sandbox" "$TMP/root/runtime/"
+NAME=reload
+. "$(dirname "$0")/common.inc"
 LOCO="$TMP/root/scripts/tuning/locomotion.lua"
 cp "$LOCO" "$TMP/good.lua"
 
