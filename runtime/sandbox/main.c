@@ -440,7 +440,7 @@ static void script_poll(sb_app *app) {
         line = nl + 1;
     }
     fflush(stdout);
-    snprintf(app->notice, sizeof app->notice, "reloaded: %s", n ? changes : "no tuning number changed");
+    snprintf(app->notice, sizeof app->notice, "reloaded: %.2000s", n ? changes : "no tuning number changed");
     app->notice_time = now_s();
     if (app->rec) record_tuning(app);
     if (!app->error_is_world) app->error[0] = '\0';
