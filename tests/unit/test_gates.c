@@ -48,6 +48,14 @@ static void ledge(gate_case *c, gait_traverse_kind offer) {
     c->senses.offer_row = offer == GAIT_TRAVERSE_NONE ? -1 : 0;
 }
 
+static gait__gates_out run(gate_case *c);
+
+/* The same case again with the low ceiling read (or not). */
+static gait__gates_out with_ceiling(gate_case *c, bool low) {
+    c->senses.low_ceiling = low;
+    return run(c);
+}
+
 static gait__gates_out run(gate_case *c) {
     gait__gates_out o;
     memset(&o, 0xA5, sizeof o); /* every field the gates leave unwritten shows */
@@ -126,13 +134,11 @@ TEST(gates_crouch_low_opening_crouches_by_itself_then_stands) {
     base(&c, GAIT_STATE_CROUCH);
     stick(&c, 1);
     c.in.crouch = o.crouch;
-    c.senses.low_ceiling = true;
-    o = run(&c);
+    o = with_ceiling(&c, true);
     CHECK_EQ_INT(o.next, GAIT_STATE_CROUCH);
     CHECK(o.crouch.auto_under);
     c.in.crouch = o.crouch;
-    c.senses.low_ceiling = false;
-    o = run(&c);
+    o = with_ceiling(&c, false);
     CHECK_EQ_INT(o.next, GAIT_STATE_RUN);
     CHECK(!o.crouch.auto_crouch);
 }
@@ -141,13 +147,11 @@ TEST(gates_crouch_fall_with_crouched_capsule_lands_crouched) {
     gate_case c;
     base(&c, GAIT_STATE_FALL);
     c.in.crouch.air = true;
-    c.senses.low_ceiling = true;
     c.contact.grounded = true; /* lands, still no room */
-    gait__gates_out o = run(&c);
+    gait__gates_out o = with_ceiling(&c, true);
     CHECK_EQ_INT(o.next, GAIT_STATE_CROUCH);
     CHECK(o.crouch.air);
-    c.senses.low_ceiling = false; /* room: the capsule grows, lands standing */
-    o = run(&c);
+    o = with_ceiling(&c, false); /* room: the capsule grows, lands standing */
     CHECK_EQ_INT(o.next, GAIT_STATE_IDLE);
     CHECK(!o.crouch.air);
 }

@@ -65,6 +65,12 @@ static void input(course_run *r, int i, double mx, double my, uint32_t held, uin
 
 static gait_character_info info(course_run *r, int i) { return bw_info(r->w, r->ids[i]); }
 
+/* A world on flat ground (128 m square at height 0). */
+static void flat_course(course_run *r) {
+    r->w = bw_world(NULL);
+    bw_flat(r->w);
+}
+
 static void next_stage(course_run *r) {
     r->stage++;
     r->stage_t = r->t;
@@ -77,8 +83,7 @@ static double in_stage(const course_run *r) { return r->t - r->stage_t; }
 /* On foot along a 1.5 m platform: idle, walk, run, dash into a sprint, a jump, off the end into a
  * fall, a landing, up a flight of 0.25 m stairs, a kit action that holds the body. */
 static void foot_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -10, 0, -3, 10, 1.5, 25);
     for (int k = 0; k < 6; k++) bw_box(r->w, -10, 0, 34 + 0.4 * k, 10, 0.25 * (k + 1), 40);
     r->ids[0] = bw_spawn(r->w, 0, 1.5, 0, 100);
@@ -110,8 +115,7 @@ static void foot_drive(course_run *r) {
 /* An 8 m landmark wall: a run into it climbs, a climb jump, a drop, the fall re-catches the wall,
  * up to the top and over it (the climb's mantle), along it and off its far side. */
 static void climb_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -3, 0, 2, 3, 8, 6);
     r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
     r->count = 1;
@@ -160,8 +164,7 @@ static void cliff_drive(course_run *r) {
 /* A 20 m tower: off its edge, the glider opens, closes, opens again, a plunge to the ground; a
  * second body glides into a wall ahead and catches it. */
 static void glide_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -3, 0, -3, 3, 20, 3);
     bw_box(r->w, 20, 0, -3, 26, 20, 3);
     bw_box(r->w, 18, 0, 12, 28, 30, 15);
@@ -235,8 +238,7 @@ static void water_drive(course_run *r) {
 /* A row of obstacles along +z: a walking vault, a running hurdle, a low mantle onto a deep block,
  * a high mantle onto a taller one on top of it. Jump is pressed a set distance before each. */
 static void traverse_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -2, 0, 4, 2, 1, 4.3);      /* vault: 1 m high, 0.3 m deep */
     bw_box(r->w, -2, 0, 14, 2, 0.9, 14.3);  /* hurdle: 0.9 m high, floor behind */
     bw_box(r->w, -2, 0, 22, 2, 1.0, 40);    /* mantle low: 1 m onto a deep block */
@@ -266,8 +268,7 @@ static void traverse_drive(course_run *r) {
 
 /* A 0.9 m vent through a wall: walked into, crossed crouched by itself, stood up beyond. */
 static void vent_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -3, 0.9, 4, 3, 3, 6);
     bw_box(r->w, -3, 0, 4, -0.5, 0.9, 6);
     bw_box(r->w, 0.5, 0, 4, 3, 0.9, 6);
@@ -280,8 +281,7 @@ static void vent_drive(course_run *r) { input(r, 0, 0, 1, 0, 0, 0); }
 /* A 1.2 m ceiling: crouched under it, the switch off is refused until the body is out; a second
  * body crouch-walks off a raised floor under a low ceiling, falls crouched and lands crouched. */
 static void crouch_build(course_run *r) {
-    r->w = bw_world(NULL);
-    bw_flat(r->w);
+    flat_course(r);
     bw_box(r->w, -3, 1.2, 2, 3, 1.5, 8);
     bw_box(r->w, 7, 0, -3, 13, 0.5, 2);
     bw_box(r->w, 7, 1.6, -3, 13, 1.8, 6);

@@ -34,7 +34,7 @@ static const gait_schema_field fields[] = {
 };
 #undef AF
 GAIT__SCHEMA_TABLE(gait_anim_schema, "anim", gait_anim_def, fields)
-
+GAIT__SCHEMA_DEFAULTS(gait_default_anim_def, gait_anim_def, gait_anim_schema)
 
 /* The clip names scripts/tuning/anim.lua ships, in gait_anim_state order (tests/unit/test_anim.c
  * checks the two agree, so a C host and a Lua one start from the same map). */
@@ -53,12 +53,6 @@ gait_status gait_anim_set_default_clips(gait_anim *a) {
     for (int s = 0; s < GAIT_ANIM_STATE_COUNT; s++)
         gait_anim_set_clip(a, (gait_anim_state)s, default_clips[s]);
     return GAIT_OK;
-}
-
-gait_anim_def gait_default_anim_def(void) {
-    gait_anim_def d;
-    gait_schema_defaults(&gait_anim_schema_table, &d);
-    return d;
 }
 
 static bool def_valid(const gait_anim_def *d) {

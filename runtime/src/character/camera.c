@@ -26,13 +26,7 @@ static const gait_schema_field fields[] = {
 };
 #undef CF
 GAIT__SCHEMA_TABLE(gait_camera_schema, "camera", gait_camera_def, fields)
-
-
-gait_camera_def gait_default_camera_def(void) {
-    gait_camera_def d;
-    gait_schema_defaults(&gait_camera_schema_table, &d);
-    return d;
-}
+GAIT__SCHEMA_DEFAULTS(gait_default_camera_def, gait_camera_def, gait_camera_schema)
 
 /* The schema's ranges, then the order the ranges must keep. */
 static bool def_valid(const gait_camera_def *d) {

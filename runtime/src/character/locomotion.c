@@ -105,14 +105,8 @@ static const gait_schema_field fields[] = {
 #undef FC
 
 GAIT__SCHEMA_TABLE(gait_locomotion_schema, "locomotion", gait_locomotion, fields)
-
-
-gait_locomotion gait_default_locomotion(void) {
-    gait_locomotion n;
-    memset(&n, 0, sizeof n);
-    gait_schema_defaults(&gait_locomotion_schema_table, &n);
-    return n;
-}
+/* the provisional numbers: every body type moves by them until it is measured */
+GAIT__SCHEMA_DEFAULTS(gait_default_locomotion, gait_locomotion, gait_locomotion_schema)
 
 gait_stamina_costs gait_default_stamina_costs(void) { return gait_default_locomotion().costs; }
 

@@ -26,11 +26,7 @@ GAIT__SCHEMA_TABLE(gait_stamina_schema, "stamina", gait_stamina_def, fields)
 enum { F_MAX, F_START, F_RATE, F_DELAY, F_MULTIPLIER };
 
 
-gait_stamina_def gait_default_stamina_def(void) {
-    gait_stamina_def d;
-    gait_schema_defaults(&gait_stamina_schema_table, &d);
-    return d;
-}
+GAIT__SCHEMA_DEFAULTS(gait_default_stamina_def, gait_stamina_def, gait_stamina_schema)
 
 gait_status gait_stamina_init(gait_stamina *p, const gait_stamina_def *d) {
     if (!p || !d) return GAIT_ERR_INVALID_ARGUMENT;

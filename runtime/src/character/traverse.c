@@ -46,23 +46,15 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
                                          gait_traverse_info *out) {
     GAIT__GET_CONST(w, id, ch, out);
     const gait__traverse *t = &ch->trav;
-    memset(out, 0, sizeof *out);
-    out->scan = t->scan;
+    *out = (gait_traverse_info){
+        .scan = t->scan, .kind = t->kind, .phase = t->phase, .seconds = t->seconds,
+        .actions = t->actions, .corridor_origin = t->origin, .corridor_dir = t->in,
+        .corridor = t->corridor, .latch = t->latch, .latch_min = t->latch_min,
+        .latch_max = t->latch_max, .cooldown = t->cooldown,
+        /* the crouch's (crouch.c), shown here too */
+        .auto_crouch = ch->crouch.auto_crouch, .stand_blocked = ch->crouch.stand_blocked,
+        .crouch_air = ch->crouch.air};
     if (!t->scanned) snprintf(out->scan.reason, sizeof out->scan.reason, "not scanned");
-    out->kind = t->kind;
-    out->phase = t->phase;
-    out->seconds = t->seconds;
-    out->actions = t->actions;
-    out->corridor_origin = t->origin;
-    out->corridor_dir = t->in;
-    out->corridor = t->corridor;
-    out->latch = t->latch;
-    out->latch_min = t->latch_min;
-    out->latch_max = t->latch_max;
-    out->cooldown = t->cooldown;
-    out->auto_crouch = ch->crouch.auto_crouch; /* the crouch's (crouch.c), shown here too */
-    out->stand_blocked = ch->crouch.stand_blocked;
-    out->crouch_air = ch->crouch.air;
     return GAIT_OK;
 }
 

@@ -66,7 +66,8 @@ static const gait_schema_field table_fields[] = {
        "a climbing body mantles over a ledge this close above its feet"),
 };
 #undef TF
-GAIT__SCHEMA_TABLE(gait_traverse_table_schema, "traversal", gait_traverse_table, table_fields)
+GAIT__SCHEMA_TABLE(gait_traverse_table_schema, "traversal", gait_traverse_table,
+                   table_fields)
 
 /* A row's numbers; the default is what a row of traversal.lua that leaves the key out gets. */
 #define AF(n, lo, hi, def, unit, src, doc)                                                     \

@@ -3,6 +3,7 @@
 #define GAIT_CORE_H
 
 #include <stdarg.h>
+#include <string.h>
 #include "gait/schema.h"
 #include "gait/types.h"
 
@@ -33,6 +34,15 @@ int gait__name_index(const char *const *names, int count, const char *name);
     static const gait_schema getter##_table = {name, #type, fields,                       \
                                                (int)(sizeof fields / sizeof fields[0])};  \
     const gait_schema *getter(void) { return &getter##_table; }
+/* `type fn(void)`: a struct of `type` zeroed, then every number of the schema's table at its
+ * default. */
+#define GAIT__SCHEMA_DEFAULTS(fn, type, getter)          \
+    type fn(void) {                                     \
+        type d;                                         \
+        memset(&d, 0, sizeof d);                        \
+        gait_schema_defaults(&getter##_table, &d);      \
+        return d;                                       \
+    }
 
 #define GAIT_ASSERT(hooks, cond) \
     do { if (!(cond)) (hooks)->assert_fail(#cond, __FILE__, __LINE__, (hooks)->user); } while (0)
