@@ -93,7 +93,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
 $(BUILD)/tests/test_collide_level: $(BUILD)/obj/tests/test_collide_level.o $(BUILD)/obj/cli/level.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
 	$(CC) $^ $(CLI_LIBS) $(LDLIBS_ALL) -o $@
 
-$(BUILD)/bench/%: tests/bench/%.c $(LIB) | $(BUILD)/bench
+$(BUILD)/bench/%: tests/bench/%.c $(wildcard tests/bench/*.h) $(LIB) | $(BUILD)/bench
 	$(CC) $(CFLAGS_HOST) -Itests/unit $< $(LIB) $(LDLIBS_ALL) -o $@
 
 $(BUILD)/obj/lib $(BUILD)/obj/cli $(BUILD)/obj/tests $(BUILD)/tests $(BUILD)/bench:

@@ -1,22 +1,37 @@
 /* gait bench --scene PREFIX [--chars N] [--reps R] [--out RESULT.json] [--variant V] [--tess K]
+ *            [--whole]
  *
- * The meadow benchmark (format meadow-v1: docs/meadow-v1.md) on gait's body mover:
- * every character runs the scene's motion exactly — each fixed step, vertical velocity reset when
- * the mover reported grounded, gravity added, desired horizontal speed along its heading — through
+ * The meadow benchmark (format meadow-v1: docs/meadow-v1.md) on gait's body mover: every
+ * character runs the scene's motion exactly — each fixed step, vertical velocity reset when the
+ * mover reported grounded, gravity added, desired horizontal speed along its heading — through
  * gait_mover_step, the same walk / fly / push-out code the characters' body runs. 60 warm-up and
  * 600 timed steps, 3 repetitions, every character reset to its spawn each time.
  *
+ * --whole runs the same characters a second time through the public API, gait_world_step: the
+ * whole character step a game pays (presses, gates, stamina, traversal, body, anim; no camera),
+ * with the stick held forward along the scene's headings (the camera's yaw turned to the heading,
+ * move_y = 1) and the body's numbers set to the scene's (run speed, gravity, capsule, step 0.3 m,
+ * 45 deg). Bodies do what the game does with that input: a stick held into a wall climbs it.
+ * Both figures are printed; the result JSON is the whole step's, the mover's beside it.
+ *
  * Variants (how the scene reaches gait):
  *   heightfield (default)  the terrain as gait's heightfield (gait's design: the body reads the
- *                          height function), the 400 boxes as one landmark octree;
- *   mesh                   every triangle, terrain included, as one landmark octree (no
- *                          heightfield), to show what the triangle path alone costs.
- * --tess 2 splits every triangle into 4 (the terrain by sampling the same surface on a grid twice
+ *                          height function), the boxes as one landmark;
+ *   mesh                   every triangle, terrain included, as one landmark (no heightfield).
+ * A scene with no terrain (a level, tests/bench/level.h) is always a mesh.
+ * --tess 2 splits every triangle into 4 (a terrain by sampling the same surface on a grid twice
  * as fine): 4x the triangles of the same shapes, for the scaling figure.
  *
- * The mover is the public one (gait/mover.h): the benchmark measures the body's own code path,
- * not a copy of it. Allocations are counted through the collider's allocator hook during the
- * timed steps. Result JSON as docs/meadow-v1.md gives it, plus "allocsDuringTimedSteps" and "stats". */
+ * Sanity figures (the peers' report computes the same from the raw final feet and path lengths):
+ * mean path, stuck (path < 10 % of ideal); with a terrain: fell through (> 0.5 m under it), off
+ * the map, a capsule axis point inside a box by > 2 cm; without: fell out of the level (> 1 m
+ * under its lowest triangle, or outside its bounds in x, z) and a capsule axis point inside the
+ * level's solid matter by > 2 cm.
+ *
+ * Timed steps run inside gait_bench_timed_mover / gait_bench_timed_whole (never inlined), so
+ * `valgrind --tool=callgrind --toggle-collect=gait_bench_timed_*` counts exactly the instructions
+ * of the timed steps (scripts/bench_callgrind.sh). Allocations are counted through the hooks
+ * during the timed steps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +43,7 @@
 
 #define MEADOW_IMPLEMENTATION
 #include "../../tests/bench/meadow.h"
+#include "../../tests/bench/level.h"
 
 typedef struct bench_alloc {
     long allocs;
@@ -51,7 +67,7 @@ static double now_seconds(void) {
 
 static int bench_usage(void) {
     fprintf(stderr, "usage: gait bench --scene PREFIX [--chars N] [--reps R] [--out RESULT.json]\n"
-                    "                  [--variant heightfield|mesh] [--tess 1|2]\n");
+                    "                  [--variant heightfield|mesh] [--tess 1|2] [--whole]\n");
     return 2;
 }
 
@@ -117,6 +133,20 @@ static int set_heightfield(gait_collider *c, const meadow_scene *s, int tess) {
     return 0;
 }
 
+/* The scene into a collider; the time it took (ms) in *ms. */
+static int build_scene(gait_collider *c, const meadow_scene *s, bool use_hf, int tess, double *ms) {
+    double t0 = now_seconds();
+    int rc = 0;
+    if (use_hf) {
+        rc = set_heightfield(c, s, tess);
+        if (!rc) rc = add_mesh(c, s, s->num_terrain_triangles, s->num_triangles - s->num_terrain_triangles, tess, "boxes");
+    } else {
+        rc = add_mesh(c, s, 0, s->num_triangles, tess, s->grid ? "meadow" : "level");
+    }
+    *ms = (now_seconds() - t0) * 1e3;
+    return rc;
+}
+
 /* A capsule axis point inside box b (cx, cz, halfX, halfZ, angle, y0, y1) by more than margin. */
 static int inside_box(const double *b, double x, double y, double z, double margin) {
     double dx = x - b[0], dz = z - b[1], c = cos(b[4]), sn = sin(b[4]);
@@ -129,21 +159,324 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static double median_of(const double *v, int n) {
+    double *s = malloc(sizeof(double) * (size_t)n);
+    if (!s) return NAN;
+    memcpy(s, v, sizeof(double) * (size_t)n);
+    qsort(s, (size_t)n, sizeof(double), cmp_double);
+    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    return m;
+}
+
+/* One run's outcome: timings per repetition, the last repetition's final feet and paths. */
+typedef struct bench_run {
+    double *us;                 /* reps */
+    double *final_feet;         /* 3 per character */
+    double *path;               /* per character */
+    bool identical;             /* final feet bit-identical across repetitions */
+    long allocs;                /* during the timed steps, all repetitions */
+    double median;
+} bench_run;
+
+typedef struct bench_stats {
+    double mean_path, ideal, feet_above;
+    int stuck, fell, off, inside;
+} bench_stats;
+
+static void stats_of(const meadow_scene *s, const bench_run *r, int n, bench_stats *st) {
+    memset(st, 0, sizeof *st);
+    st->ideal = s->speed * s->dt * s->timed_steps;
+    double sum_path = 0, sum_above = 0;
+    int n_above = 0;
+    double axis[3] = {s->radius, s->radius + s->half_segment, s->radius + 2 * s->half_segment};
+    for (int i = 0; i < n; i++) {
+        double x = r->final_feet[3 * i], y = r->final_feet[3 * i + 1], z = r->final_feet[3 * i + 2];
+        sum_path += r->path[i];
+        if (r->path[i] < 0.1 * st->ideal) st->stuck++;
+        int inside = 0;
+        if (s->grid) {
+            double h = meadow_terrain_height(s, x, z);
+            if (isnan(h)) st->off++;
+            else {
+                if (y < h - 0.5) st->fell++;
+                if (y - h < 0.3) { sum_above += y - h; n_above++; }
+            }
+            for (int b = 0; b < s->num_boxes && !inside; b++)
+                for (int k = 0; k < 3 && !inside; k++) inside = inside_box(s->boxes + 7 * b, x, y + axis[k], z, 0.02);
+        } else {
+            if (!(x >= s->bounds[0] && x <= s->bounds[3] && z >= s->bounds[2] && z <= s->bounds[5])) st->off++;
+            else if (y < s->bounds[1] - 1) st->fell++;
+            for (int k = 0; k < 3 && !inside; k++) inside = level_inside_solid(s, x, y + axis[k], z, 0.02);
+        }
+        st->inside += inside;
+    }
+    st->mean_path = sum_path / n;
+    st->feet_above = n_above ? sum_above / n_above : 0.0;
+}
+
+static int run_alloc(bench_run *r, int n, int reps) {
+    memset(r, 0, sizeof *r);
+    r->us = calloc((size_t)reps, sizeof(double));
+    r->final_feet = calloc((size_t)n * 3, sizeof(double));
+    r->path = calloc((size_t)n, sizeof(double));
+    r->identical = true;
+    return r->us && r->final_feet && r->path ? 0 : -1;
+}
+
+static void run_free(bench_run *r) {
+    free(r->us);
+    free(r->final_feet);
+    free(r->path);
+}
+
+/* ---- the mover ----------------------------------------------------------------------------- */
+
+typedef struct mover_bench {
+    const meadow_scene *s;
+    gait_mover m;
+    gait_mover_state *st;
+    double *vy;
+    int n;
+} mover_bench;
+
+static void mover_step_all(mover_bench *b, int seg) {
+    const meadow_scene *s = b->s;
+    for (int i = 0; i < b->n; i++) {
+        double a = s->headings[(size_t)i * (size_t)s->num_segments + (size_t)seg];
+        if (b->st[i].grounded) b->vy[i] = 0;
+        b->vy[i] -= s->gravity * s->dt;
+        gait_vec3 vel = {s->speed * cos(a), b->vy[i], s->speed * sin(a)};
+        gait_mover_step(&b->m, &b->st[i], vel, s->dt, NULL);
+    }
+}
+
+/* The timed steps of the mover (a function of its own for callgrind's --toggle-collect). */
+__attribute__((noinline)) void gait_bench_timed_mover(mover_bench *b, int seg);
+__attribute__((noinline)) void gait_bench_timed_mover(mover_bench *b, int seg) { mover_step_all(b, seg); }
+
+static int run_mover(const meadow_scene *s, const gait_collider *col, bool mesh, int n, int reps,
+                     const char *label, bench_alloc *counter, bench_run *out) {
+    mover_bench b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.n = n;
+    /* the peers' settings: step 0.3 m, steepest walkable slope 45 deg */
+    gait_mover_init(&b.m, col, s->radius, s->height, 0.3, 45.0 * M_PI / 180.0);
+    if (mesh) b.m.filter.skip_terrain = false; /* no heightfield: nothing to skip */
+    b.st = calloc((size_t)n, sizeof *b.st);
+    b.vy = calloc((size_t)n, sizeof(double));
+    double *prev = calloc((size_t)n * 3, sizeof(double));
+    if (!b.st || !b.vy || !prev || run_alloc(out, n, reps)) {
+        free(b.st);
+        free(b.vy);
+        free(prev);
+        return -1;
+    }
+    int total = s->warmup_steps + s->timed_steps;
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < n; i++) {
+            memset(&b.st[i], 0, sizeof b.st[i]);
+            b.st[i].feet.x = s->spawn[3 * i];
+            b.st[i].feet.y = s->spawn[3 * i + 1];
+            b.st[i].feet.z = s->spawn[3 * i + 2];
+            b.st[i].ground_normal.y = 1;
+            b.vy[i] = 0;
+            out->path[i] = 0;
+        }
+        double timed = 0;
+        long allocs0 = 0;
+        for (int k = 0; k < total; k++) {
+            int seg = k / s->heading_period;
+            if (k < s->warmup_steps) {
+                mover_step_all(&b, seg);
+                continue;
+            }
+            if (k == s->warmup_steps) {
+                for (int i = 0; i < n; i++) memcpy(prev + 3 * i, &b.st[i].feet, sizeof(double) * 3);
+                allocs0 = counter->allocs;
+            }
+            double a0 = now_seconds();
+            gait_bench_timed_mover(&b, seg);
+            timed += now_seconds() - a0;
+            for (int i = 0; i < n; i++) {
+                out->path[i] += hypot(b.st[i].feet.x - prev[3 * i], b.st[i].feet.z - prev[3 * i + 2]);
+                memcpy(prev + 3 * i, &b.st[i].feet, sizeof(double) * 3);
+            }
+        }
+        out->allocs += counter->allocs - allocs0;
+        out->us[r] = timed * 1e6 / ((double)s->timed_steps * n);
+        if (r > 0 && memcmp(out->final_feet, prev, sizeof(double) * 3 * (size_t)n) != 0) out->identical = false;
+        memcpy(out->final_feet, prev, sizeof(double) * 3 * (size_t)n);
+        fprintf(stderr, "  gait mover %s rep %d/%d: %.3f us/char-step\n", label, r + 1, reps, out->us[r]);
+    }
+    out->median = median_of(out->us, reps);
+    free(b.st);
+    free(b.vy);
+    free(prev);
+    return 0;
+}
+
+/* ---- the whole step ------------------------------------------------------------------------ */
+
+typedef struct whole_bench {
+    const meadow_scene *s;
+    gait_world *w;
+    gait_character_id *ids;
+    int n;
+} whole_bench;
+
+/* The stick along each character's heading: the camera's yaw turned so forward is the heading
+ * (forward = (sin yaw, 0, cos yaw), heading a = (cos a, 0, sin a)), the stick full forward. */
+static void whole_input(whole_bench *b, int seg) {
+    const meadow_scene *s = b->s;
+    gait_input in;
+    memset(&in, 0, sizeof in);
+    in.move_y = 1;
+    for (int i = 0; i < b->n; i++) {
+        double a = s->headings[(size_t)i * (size_t)s->num_segments + (size_t)seg];
+        gait_character_set_camera_yaw(b->w, b->ids[i], atan2(cos(a), sin(a)));
+        gait_character_set_input(b->w, b->ids[i], &in);
+    }
+}
+
+__attribute__((noinline)) void gait_bench_timed_whole(gait_world *w);
+__attribute__((noinline)) void gait_bench_timed_whole(gait_world *w) { gait_world_step(w); }
+
+static int whole_feet(whole_bench *b, double *out) {
+    for (int i = 0; i < b->n; i++) {
+        gait_character_info info;
+        if (gait_character_info_get(b->w, b->ids[i], &info) != GAIT_OK) return -1;
+        out[3 * i] = info.position.x;
+        out[3 * i + 1] = info.position.y;
+        out[3 * i + 2] = info.position.z;
+    }
+    return 0;
+}
+
+static int run_whole(const meadow_scene *s, bool use_hf, int tess, int n, int reps, const char *label,
+                     bench_alloc *counter, bench_run *out, double *build_ms) {
+    gait_world_def wd = gait_default_world_def();
+    wd.hooks.alloc = wd.collider.hooks.alloc = bench_alloc_fn;
+    wd.hooks.free = wd.collider.hooks.free = bench_free_fn;
+    wd.hooks.user = wd.collider.hooks.user = counter;
+    wd.max_characters = n;
+    wd.clock.step_seconds = s->dt;
+    whole_bench b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.n = n;
+    b.w = gait_world_create(&wd);
+    b.ids = calloc((size_t)n, sizeof *b.ids);
+    double *prev = calloc((size_t)n * 3, sizeof(double)), *now = calloc((size_t)n * 3, sizeof(double));
+    int rc = !b.w || !b.ids || !prev || !now || run_alloc(out, n, reps) ? -1 : 0;
+    if (!rc) rc = build_scene(gait_world_collider(b.w), s, use_hf, tess, build_ms);
+    if (!rc) {
+        gait_locomotion num = gait_default_locomotion();
+        num.run_speed = s->speed;
+        num.gravity = s->gravity;
+        num.capsule_radius = s->radius;
+        num.capsule_height = s->height;
+        num.step_height = 0.3;
+        num.max_walk_slope = 45.0 * M_PI / 180.0;
+        if (gait_world_set_provisional_locomotion(b.w, &num) != GAIT_OK) {
+            fprintf(stderr, "gait bench: locomotion: %s\n", gait_world_last_error(b.w));
+            rc = -1;
+        }
+    }
+    int total = s->warmup_steps + s->timed_steps;
+    for (int r = 0; r < reps && !rc; r++) {
+        for (int i = 0; i < n && !rc; i++) {
+            gait_character_def cd = gait_default_character_def();
+            double a = s->headings[(size_t)i * (size_t)s->num_segments];
+            cd.position.x = s->spawn[3 * i];
+            cd.position.y = s->spawn[3 * i + 1];
+            cd.position.z = s->spawn[3 * i + 2];
+            cd.yaw = atan2(cos(a), sin(a));
+            cd.no_camera = true;
+            if (gait_character_create(b.w, &cd, &b.ids[i]) != GAIT_OK) {
+                fprintf(stderr, "gait bench: character: %s\n", gait_world_last_error(b.w));
+                rc = -1;
+            }
+            out->path[i] = 0;
+        }
+        double timed = 0;
+        long allocs0 = 0;
+        for (int k = 0; k < total && !rc; k++) {
+            whole_input(&b, k / s->heading_period);
+            if (k < s->warmup_steps) {
+                gait_world_step(b.w);
+                continue;
+            }
+            if (k == s->warmup_steps) {
+                rc = whole_feet(&b, prev);
+                allocs0 = counter->allocs;
+            }
+            double a0 = now_seconds();
+            gait_bench_timed_whole(b.w);
+            timed += now_seconds() - a0;
+            if (whole_feet(&b, now)) rc = -1;
+            for (int i = 0; i < n; i++)
+                out->path[i] += hypot(now[3 * i] - prev[3 * i], now[3 * i + 2] - prev[3 * i + 2]);
+            memcpy(prev, now, sizeof(double) * 3 * (size_t)n);
+        }
+        if (rc) break;
+        out->allocs += counter->allocs - allocs0;
+        out->us[r] = timed * 1e6 / ((double)s->timed_steps * n);
+        if (r > 0 && memcmp(out->final_feet, prev, sizeof(double) * 3 * (size_t)n) != 0) out->identical = false;
+        memcpy(out->final_feet, prev, sizeof(double) * 3 * (size_t)n);
+        for (int i = 0; i < n; i++) gait_character_destroy(b.w, b.ids[i]);
+        fprintf(stderr, "  gait whole step %s rep %d/%d: %.3f us/char-step\n", label, r + 1, reps, out->us[r]);
+    }
+    if (!rc) out->median = median_of(out->us, reps);
+    gait_world_destroy(b.w);
+    free(b.ids);
+    free(prev);
+    free(now);
+    return rc;
+}
+
+/* ---- output -------------------------------------------------------------------------------- */
+
+static void print_line(const char *variant, const char *what, const bench_run *r, const bench_stats *st,
+                       bool level, double build_ms) {
+    printf("{\"peer\": \"gait\", \"variant\": \"%s\", \"what\": \"%s\", \"medianUs\": %.4f, \"meanPath\": %.3f, "
+           "\"stuck\": %d, \"fell\": %d, \"offMap\": %d, \"%s\": %d, \"feetAboveTerrain\": %.5f, "
+           "\"repsBitIdentical\": %s, \"allocsDuringTimedSteps\": %ld, \"buildMs\": %.1f}\n",
+           variant, what, r->median, st->mean_path, st->stuck, st->fell, st->off, level ? "inSolid" : "inBox",
+           st->inside, st->feet_above, r->identical ? "true" : "false", r->allocs, build_ms);
+}
+
+static void write_stats(FILE *f, const char *key, const bench_stats *st, bool level) {
+    fprintf(f, " \"%s\": {\"meanPath\": %.5f, \"idealPath\": %.5f, \"stuck\": %d, \"fell\": %d, \"offMap\": %d, "
+               "\"%s\": %d, \"meanFeetAboveTerrain\": %.6f},\n",
+            key, st->mean_path, st->ideal, st->stuck, st->fell, st->off, level ? "inSolid" : "inBox", st->inside,
+            st->feet_above);
+}
+
+static void write_array(FILE *f, const char *key, const double *v, int n, bool last) {
+    fprintf(f, " \"%s\": [", key);
+    for (int i = 0; i < n; i++) fprintf(f, i ? ",%.5f" : "%.5f", v[i]);
+    fprintf(f, "]%s\n", last ? "" : ",");
+}
+
 int gait_cli_bench(int argc, char **argv) {
-    const char *scene_path = NULL, *out_path = NULL, *variant = "heightfield";
+    const char *scene_path = NULL, *out_path = NULL, *variant_opt = "heightfield";
     int chars = 0, reps = 0, tess = 1;
+    bool whole = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = gait_cli_option(argc, argv, &i, "--scene"))) scene_path = v;
+        if (!strcmp(argv[i], "--whole")) whole = true;
+        else if ((v = gait_cli_option(argc, argv, &i, "--scene"))) scene_path = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--chars"))) chars = atoi(v);
         else if ((v = gait_cli_option(argc, argv, &i, "--reps"))) reps = atoi(v);
         else if ((v = gait_cli_option(argc, argv, &i, "--out"))) out_path = v;
-        else if ((v = gait_cli_option(argc, argv, &i, "--variant"))) variant = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--variant"))) variant_opt = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--tess"))) tess = atoi(v);
         else return bench_usage();
     }
     if (!scene_path || chars < 0 || reps < 0 || (tess != 1 && tess != 2) ||
-        (strcmp(variant, "heightfield") && strcmp(variant, "mesh")))
+        (strcmp(variant_opt, "heightfield") && strcmp(variant_opt, "mesh")))
         return bench_usage();
 
     meadow_scene s;
@@ -154,165 +487,86 @@ int gait_cli_bench(int argc, char **argv) {
     }
     int n = chars > 0 && chars < s.num_characters ? chars : s.num_characters;
     if (reps <= 0) reps = s.repetitions;
-    bool use_hf = !strcmp(variant, "heightfield") && s.grid > 0;
+    bool level = s.grid == 0;
+    bool use_hf = !strcmp(variant_opt, "heightfield") && !level;
+    char variant[64];
+    snprintf(variant, sizeof variant, "%s%s", use_hf ? "heightfield" : "mesh", tess == 2 ? "-x4" : "");
 
     bench_alloc counter = {0};
     gait_collider_def cd = gait_default_collider_def();
     cd.hooks.alloc = bench_alloc_fn;
     cd.hooks.free = bench_free_fn;
     cd.hooks.user = &counter;
-    double t0 = now_seconds();
     gait_collider *col = gait_collider_create(&cd);
-    int rc = col ? 0 : -1;
-    if (!rc && use_hf) rc = set_heightfield(col, &s, tess);
-    if (!rc && use_hf) rc = add_mesh(col, &s, s.num_terrain_triangles, s.num_triangles - s.num_terrain_triangles, tess, "boxes");
-    if (!rc && !use_hf) rc = add_mesh(col, &s, 0, s.num_triangles, tess, "meadow");
-    double build_ms = (now_seconds() - t0) * 1e3;
-    if (rc) {
-        gait_collider_destroy(col);
-        meadow_free(&s);
-        return 1;
+    double build_ms = 0, whole_build_ms = 0;
+    int rc = col ? build_scene(col, &s, use_hf, tess, &build_ms) : -1;
+    bench_run mover, wrun;
+    memset(&mover, 0, sizeof mover);
+    memset(&wrun, 0, sizeof wrun);
+    bench_stats mst, wst;
+    if (!rc) rc = run_mover(&s, col, !use_hf, n, reps, variant, &counter, &mover);
+    gait_collider_destroy(col);
+    if (!rc) {
+        stats_of(&s, &mover, n, &mst);
+        print_line(variant, "mover", &mover, &mst, level, build_ms);
     }
-
-    /* the peers' settings: step 0.3 m, steepest walkable slope 45 deg */
-    gait_mover m;
-    gait_mover_init(&m, col, s.radius, s.height, 0.3, 45.0 * M_PI / 180.0);
-    if (!use_hf) m.filter.skip_terrain = false; /* no heightfield: nothing to skip */
-
-    gait_mover_state *st = calloc((size_t)n, sizeof *st);
-    double *vy = calloc((size_t)n, sizeof(double));
-    double *prev = calloc((size_t)n * 3, sizeof(double));
-    double *final_feet = calloc((size_t)n * 3, sizeof(double));
-    double *path = calloc((size_t)n, sizeof(double));
-    double *us = calloc((size_t)reps, sizeof(double));
-    if (!st || !vy || !prev || !final_feet || !path || !us) {
-        fprintf(stderr, "gait bench: out of memory\n");
-        return 1;
-    }
-    bool identical = true;
-    long allocs_timed = 0;
-    int total = s.warmup_steps + s.timed_steps;
-    for (int r = 0; r < reps; r++) {
-        for (int i = 0; i < n; i++) {
-            st[i].feet.x = s.spawn[3 * i];
-            st[i].feet.y = s.spawn[3 * i + 1];
-            st[i].feet.z = s.spawn[3 * i + 2];
-            st[i].ground_normal.x = 0;
-            st[i].ground_normal.y = 1;
-            st[i].ground_normal.z = 0;
-            st[i].grounded = false;
-            st[i].cache.valid = false; /* a repetition starts with nothing cached */
-            vy[i] = 0;
-            path[i] = 0;
+    if (!rc && whole) {
+        rc = run_whole(&s, use_hf, tess, n, reps, variant, &counter, &wrun, &whole_build_ms);
+        if (!rc) {
+            stats_of(&s, &wrun, n, &wst);
+            print_line(variant, "whole", &wrun, &wst, level, whole_build_ms);
         }
-        double timed = 0;
-        long allocs0 = 0;
-        for (int k = 0; k < total; k++) {
-            if (k == s.warmup_steps) {
-                for (int i = 0; i < n; i++) {
-                    prev[3 * i] = st[i].feet.x;
-                    prev[3 * i + 1] = st[i].feet.y;
-                    prev[3 * i + 2] = st[i].feet.z;
-                }
-                allocs0 = counter.allocs;
-            }
-            int seg = k / s.heading_period;
-            double a0 = k >= s.warmup_steps ? now_seconds() : 0;
-            for (int i = 0; i < n; i++) {
-                double a = s.headings[(size_t)i * (size_t)s.num_segments + (size_t)seg];
-                if (st[i].grounded) vy[i] = 0;
-                vy[i] -= s.gravity * s.dt;
-                gait_vec3 vel = {s.speed * cos(a), vy[i], s.speed * sin(a)};
-                gait_mover_step(&m, &st[i], vel, s.dt, NULL);
-            }
-            if (k >= s.warmup_steps) {
-                timed += now_seconds() - a0;
-                for (int i = 0; i < n; i++) {
-                    path[i] += hypot(st[i].feet.x - prev[3 * i], st[i].feet.z - prev[3 * i + 2]);
-                    prev[3 * i] = st[i].feet.x;
-                    prev[3 * i + 1] = st[i].feet.y;
-                    prev[3 * i + 2] = st[i].feet.z;
-                }
-            }
-        }
-        allocs_timed += counter.allocs - allocs0;
-        us[r] = timed * 1e6 / ((double)s.timed_steps * n);
-        if (r > 0 && memcmp(final_feet, prev, sizeof(double) * 3 * (size_t)n) != 0) identical = false;
-        memcpy(final_feet, prev, sizeof(double) * 3 * (size_t)n);
-        fprintf(stderr, "  gait %s%s rep %d/%d: %.3f us/char-step\n", variant, tess == 2 ? " x4" : "",
-                r + 1, reps, us[r]);
     }
+    if (rc) fprintf(stderr, "gait bench: failed\n");
 
-    /* the sanity figures of docs/meadow-v1.md */
-    double ideal = s.speed * s.dt * s.timed_steps, sum_path = 0, sum_above = 0;
-    int stuck = 0, fell = 0, off = 0, in_box = 0, n_above = 0;
-    for (int i = 0; i < n; i++) {
-        double x = final_feet[3 * i], y = final_feet[3 * i + 1], z = final_feet[3 * i + 2];
-        sum_path += path[i];
-        if (path[i] < 0.1 * ideal) stuck++;
-        double h = meadow_terrain_height(&s, x, z);
-        if (isnan(h)) off++;
-        else {
-            if (y < h - 0.5) fell++;
-            if (y - h < 0.3) { sum_above += y - h; n_above++; }
-        }
-        double axis[3] = {s.radius, s.radius + s.half_segment, s.radius + 2 * s.half_segment};
-        int inside = 0;
-        for (int b = 0; b < s.num_boxes && !inside; b++)
-            for (int k = 0; k < 3 && !inside; k++) inside = inside_box(s.boxes + 7 * b, x, y + axis[k], z, 0.02);
-        in_box += inside;
-    }
-    double *sorted = malloc(sizeof(double) * (size_t)reps);
-    memcpy(sorted, us, sizeof(double) * (size_t)reps);
-    qsort(sorted, (size_t)reps, sizeof(double), cmp_double);
-    double median = reps % 2 ? sorted[reps / 2] : 0.5 * (sorted[reps / 2 - 1] + sorted[reps / 2]);
-    free(sorted);
     int tris = (use_hf ? s.num_triangles - s.num_terrain_triangles : s.num_triangles) * (tess == 2 ? 4 : 1);
     int hf_tris = use_hf ? s.num_terrain_triangles * (tess == 2 ? 4 : 1) : 0;
-    printf("{\"peer\": \"gait\", \"variant\": \"%s%s\", \"medianUs\": %.4f, \"meanPath\": %.3f, \"stuck\": %d, "
-           "\"fell\": %d, \"offMap\": %d, \"inBox\": %d, \"feetAboveTerrain\": %.5f, \"repsBitIdentical\": %s, "
-           "\"allocsDuringTimedSteps\": %ld, \"buildMs\": %.1f}\n",
-           variant, tess == 2 ? "-x4" : "", median, sum_path / n, stuck, fell, off, in_box,
-           n_above ? sum_above / n_above : 0.0, identical ? "true" : "false", allocs_timed, build_ms);
-
-    if (out_path) {
+    if (!rc && out_path) {
+        /* the result JSON (MEADOW.md's fields): the whole step's when it ran, the mover's beside */
+        const bench_run *main_run = whole ? &wrun : &mover;
+        const bench_stats *main_st = whole ? &wst : &mst;
         FILE *f = fopen(out_path, "w");
         if (!f) {
             fprintf(stderr, "gait bench: cannot write %s\n", out_path);
             rc = 1;
         } else {
             fprintf(f, "{\"peer\": \"gait\", \"variant\": \"%s%s\", \"versions\": {\"gait\": \"%d.%d.%d\"},\n",
-                    variant, tess == 2 ? "-x4" : "", GAIT_VERSION_MAJOR, GAIT_VERSION_MINOR, GAIT_VERSION_PATCH);
-            fprintf(f, " \"config\": \"body mover (gait_mover_step): sweep-and-slide, step 0.3 m, "
-                       "walkable 45 deg, ground snap 0.3 m, push-out; %s; %d landmark triangles%s; 1 thread\",\n",
-                    use_hf ? "terrain as a heightfield (height function)" : "terrain as triangles",
-                    tris, use_hf ? "" : " (terrain included)");
+                    variant, whole ? "-whole" : "", GAIT_VERSION_MAJOR, GAIT_VERSION_MINOR, GAIT_VERSION_PATCH);
+            if (whole)
+                fprintf(f, " \"config\": \"whole character step (gait_world_step: presses, gates, stamina, traversal, "
+                           "body, anim; no camera), stick forward along the headings, run speed %g m/s, gravity %g, "
+                           "step 0.3 m, walkable 45 deg; %s; %d landmark triangles; 1 thread\",\n",
+                        s.speed, s.gravity, use_hf ? "terrain as a heightfield" : "every triangle a landmark", tris);
+            else
+                fprintf(f, " \"config\": \"body mover (gait_mover_step): sweep-and-slide, step 0.3 m, "
+                           "walkable 45 deg, ground snap 0.3 m, push-out; %s; %d landmark triangles; 1 thread\",\n",
+                        use_hf ? "terrain as a heightfield (height function)" : "every triangle a landmark", tris);
             fprintf(f, " \"numCharacters\": %d, \"timedSteps\": %d, \"reps\": %d, \"buildMs\": %.3f,\n", n,
-                    s.timed_steps, reps, build_ms);
+                    s.timed_steps, reps, whole ? whole_build_ms : build_ms);
             fprintf(f, " \"landmarkTriangles\": %d, \"heightfieldTriangles\": %d,\n", tris, hf_tris);
-            fprintf(f, " \"usPerCharStep\": [");
-            for (int r = 0; r < reps; r++) fprintf(f, r ? ", %.5f" : "%.5f", us[r]);
-            fprintf(f, "], \"medianUsPerCharStep\": %.5f,\n", median);
+            write_array(f, "usPerCharStep", main_run->us, reps, false);
+            fprintf(f, " \"medianUsPerCharStep\": %.5f,\n", main_run->median);
             fprintf(f, " \"repsBitIdentical\": %s, \"allocsDuringTimedSteps\": %ld,\n",
-                    identical ? "true" : "false", allocs_timed);
-            fprintf(f, " \"stats\": {\"meanPath\": %.5f, \"idealPath\": %.5f, \"stuck\": %d, \"fell\": %d, "
-                       "\"offMap\": %d, \"inBox\": %d, \"meanFeetAboveTerrain\": %.6f},\n",
-                    sum_path / n, ideal, stuck, fell, off, in_box, n_above ? sum_above / n_above : 0.0);
-            fprintf(f, " \"finalFeet\": [");
-            for (int i = 0; i < 3 * n; i++) fprintf(f, i ? ",%.5f" : "%.5f", final_feet[i]);
-            fprintf(f, "],\n \"pathLen\": [");
-            for (int i = 0; i < n; i++) fprintf(f, i ? ",%.5f" : "%.5f", path[i]);
-            fprintf(f, "]}\n");
+                    main_run->identical ? "true" : "false", main_run->allocs);
+            write_stats(f, "stats", main_st, level);
+            if (whole) {
+                fprintf(f, " \"mover\": {\"medianUsPerCharStep\": %.5f, \"repsBitIdentical\": %s, "
+                           "\"allocsDuringTimedSteps\": %ld, \"buildMs\": %.3f,\n",
+                        mover.median, mover.identical ? "true" : "false", mover.allocs, build_ms);
+                write_array(f, "usPerCharStep", mover.us, reps, false);
+                write_stats(f, "stats", &mst, level);
+                write_array(f, "finalFeet", mover.final_feet, 3 * n, false);
+                write_array(f, "pathLen", mover.path, n, true);
+                fprintf(f, " },\n");
+            }
+            write_array(f, "finalFeet", main_run->final_feet, 3 * n, false);
+            write_array(f, "pathLen", main_run->path, n, true);
+            fprintf(f, "}\n");
             if (fclose(f) != 0) rc = 1;
         }
     }
-    free(st);
-    free(vy);
-    free(prev);
-    free(final_feet);
-    free(path);
-    free(us);
-    gait_collider_destroy(col);
+    run_free(&mover);
+    run_free(&wrun);
     meadow_free(&s);
     return rc ? 1 : 0;
 }

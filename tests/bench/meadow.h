@@ -1,6 +1,8 @@
-/* The "meadow" benchmark scene (format meadow-v1, docs/meadow-v1.md): a generator
- * that follows the scene's definition step by step, and a reader/writer of PREFIX.bin (float32
- * triangles) + PREFIX.json (header). Header-only so any one-file benchmark can use it:
+/* The "meadow" benchmark scene (format meadow-v1, docs/meadow-v1.md): a generator that follows the scene's
+ * definition step by step, and a reader/writer of PREFIX.bin (float32 triangles) + PREFIX.json
+ * (header). A scene may have no terrain (terrain null, every triangle a level mesh, the header's
+ * "bounds" the triangles' box): level.h makes one. Header-only so any one-file benchmark can
+ * use it:
  *
  *     #define MEADOW_IMPLEMENTATION
  *     #include "meadow.h"
@@ -10,6 +12,7 @@
 #define GAIT_BENCH_MEADOW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct meadow_scene {
     int num_triangles;          /* terrain first, then 12 per box */
@@ -26,6 +29,9 @@ typedef struct meadow_scene {
     int num_characters, num_segments;
     double *spawn;              /* 3 per character: feet x, y, z */
     double *headings;           /* num_segments per character (rad) */
+    double bounds[6];           /* min x y z, max x y z of every triangle */
+    const char *generator;      /* written to the header; NULL: this file's meadow */
+    uint32_t seed;              /* the generator's seed (the meadow's: 20240611) */
 } meadow_scene;
 
 /* The reference scene with n characters (1000 by default in the spec). */
@@ -33,6 +39,8 @@ int meadow_generate(meadow_scene *s, int num_characters, char *err, size_t errca
 int meadow_write(const meadow_scene *s, const char *prefix, char *err, size_t errcap);
 int meadow_read(meadow_scene *s, const char *prefix, char *err, size_t errcap);
 void meadow_free(meadow_scene *s);
+/* Sets s->bounds from the triangles. */
+void meadow_bounds(meadow_scene *s);
 /* Height of the triangulated terrain at (x, z) (same split as the triangles); NaN outside. */
 double meadow_terrain_height(const meadow_scene *s, double x, double z);
 
@@ -70,6 +78,19 @@ void meadow_free(meadow_scene *s) {
     free(s->spawn);
     free(s->headings);
     memset(s, 0, sizeof *s);
+}
+
+void meadow_bounds(meadow_scene *s) {
+    for (int a = 0; a < 3; a++) {
+        s->bounds[a] = INFINITY;
+        s->bounds[3 + a] = -INFINITY;
+    }
+    for (size_t i = 0; i < (size_t)s->num_triangles * 3; i++)
+        for (int a = 0; a < 3; a++) {
+            double v = s->tris[3 * i + a];
+            if (v < s->bounds[a]) s->bounds[a] = v;
+            if (v > s->bounds[3 + a]) s->bounds[3 + a] = v;
+        }
 }
 
 double meadow_terrain_height(const meadow_scene *s, double x, double z) {
@@ -245,6 +266,7 @@ int meadow_generate(meadow_scene *s, int num_characters, char *err, size_t errca
             pz += sin(a) * len;
         }
     }
+    meadow_bounds(s);
     return 0;
 }
 
@@ -270,14 +292,16 @@ int meadow_write(const meadow_scene *s, const char *prefix, char *err, size_t er
     if (!f) return meadow__err(err, errcap, "meadow: cannot write %s", path);
     const char *base = strrchr(prefix, '/');
     base = base ? base + 1 : prefix;
-    fprintf(f, "{\"format\":\"meadow-v1\",\"generator\":\"gait tests/bench/meadow.h\",\"seed\":20240611,"
+    fprintf(f, "{\"format\":\"meadow-v1\",\"generator\":\"%s\",\"seed\":%u,"
                "\"trianglesFile\":\"%s.bin\",\"numTriangles\":%d,\"numTerrainTriangles\":%d,\"numBoxTriangles\":%d,",
+            s->generator ? s->generator : "gait tests/bench/meadow.h", s->generator ? (unsigned)s->seed : 20240611u,
             base, s->num_triangles, s->num_terrain_triangles, s->num_boxes * 12);
     if (s->grid)
         fprintf(f, "\"terrain\":{\"grid\":%d,\"cell\":%.17g,\"formula\":\"y = 4*sin(0.05*x)*cos(0.04*z) + 1.5*sin(0.21*x + 0.17*z)\","
                    "\"diagonal\":\"(ix,iz)-(ix+1,iz+1)\"},", s->grid, s->cell);
     else
-        fprintf(f, "\"terrain\":null,");
+        fprintf(f, "\"terrain\":null,\"bounds\":[%.9g,%.9g,%.9g,%.9g,%.9g,%.9g],", s->bounds[0], s->bounds[1],
+                s->bounds[2], s->bounds[3], s->bounds[4], s->bounds[5]);
     fprintf(f, "\"numBoxes\":%d", s->num_boxes);
     meadow__array(f, "boxes", s->boxes, (size_t)s->num_boxes * 7);
     fprintf(f, ",\"dt\":%.17g,\"warmupSteps\":%d,\"timedSteps\":%d,\"repetitions\":%d,\"headingPeriod\":%d,"
@@ -470,6 +494,7 @@ int meadow_read(meadow_scene *s, const char *prefix, char *err, size_t errcap) {
         goto done;
     }
     s->tris = (float *)(void *)bin; /* malloc'd: aligned for float */
+    meadow_bounds(s); /* the header's "bounds" is the same box, informative */
     if (s->grid) {
         /* the terrain's vertex heights, read back from its triangles (vertices on the grid) */
         s->heights = calloc((size_t)s->grid * (size_t)s->grid, sizeof(float));
