@@ -1,7 +1,9 @@
-/* The octree (and the terrain row walk, and the top-level culling) must give exactly what
- * testing every triangle gives: 10,000 random queries on a random scene, compared bit for bit
- * with the brute-force path. Sweeps are also checked against the overlap query: just before
- * the reported time nothing overlaps, just after, the reported triangle does. */
+/* The BVH (and the terrain row walk, and the top-level culling, and the kernels' pruning) must
+ * give exactly what testing every triangle gives: 10,000 random queries on a random scene,
+ * compared bit for bit with the brute-force path, and the same queries answered from gathers
+ * (covering the query, or not: then the tree answers; or overflowing their scratch). Sweeps are
+ * also checked against the overlap query: just before the reported time nothing overlaps, just
+ * after, the reported triangle does. Coincident stacks answer as their copies would. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,14 +110,64 @@ static bool same_hit(const gait_hit *a, const gait_hit *b) {
            a->triangle == b->triangle && a->start_solid == b->start_solid;
 }
 
-TEST(collide_octree_equals_brute_force_10000_queries) {
+static bool same_contacts(const gait_contact_point *a, const gait_contact_point *b, int n) {
+    for (int k = 0; k < n; k++)
+        if (memcmp(&a[k].point, &b[k].point, sizeof a[k].point) != 0 ||
+            memcmp(&a[k].normal, &b[k].normal, sizeof a[k].normal) != 0 || a[k].depth != b[k].depth ||
+            a[k].cls != b[k].cls || a[k].landmark.index1 != b[k].landmark.index1 ||
+            a[k].landmark.generation != b[k].landmark.generation || a[k].triangle != b[k].triangle)
+            return false;
+    return true;
+}
+
+/* A gather for a query of box [lo, hi]: mostly one holding it (grown by up to a metre), now and
+ * then one that does not (the query then goes to the tree), or a tiny scratch that overflows. */
+typedef struct gather_kit {
+    gait_gather big, tiny;
+    void *big_mem, *tiny_mem;
+    int held, fell_back, overflowed;
+} gather_kit;
+
+static gait_gather *gather_for(gather_kit *k, rng *r, const gait_collider *c, gait_vec3 lo, gait_vec3 hi) {
+    double u = rnd(r), grow = rr(r, 0, 1);
+    gait_gather *g = u < 0.1 ? &k->tiny : &k->big;
+    gait_vec3 glo = {lo.x - grow, lo.y - grow, lo.z - grow}, ghi = {hi.x + grow, hi.y + grow, hi.z + grow};
+    if (u > 0.9) { /* too small on one side */
+        glo.x = lo.x + rr(r, 0.01, 0.5);
+        if (glo.x > ghi.x) glo.x = ghi.x;
+    }
+    CHECK(gait_collider_gather(c, glo, ghi, g) == GAIT_OK);
+    if (g->overflow) k->overflowed++;
+    else if (gait_gather_holds(g, lo, hi)) k->held++;
+    else k->fell_back++;
+    return g;
+}
+
+static void gather_kit_init(gather_kit *k) {
+    memset(k, 0, sizeof *k);
+    size_t nb = gait_gather_scratch_bytes(4096), nt = gait_gather_scratch_bytes(3);
+    k->big_mem = malloc(nb);
+    k->tiny_mem = malloc(nt + 1);
+    CHECK(gait_gather_init(&k->big, k->big_mem, nb) == GAIT_OK && k->big.capacity >= 4096);
+    /* an odd address: the layout aligns itself */
+    CHECK(gait_gather_init(&k->tiny, (char *)k->tiny_mem + 1, nt) == GAIT_OK && k->tiny.capacity >= 2);
+}
+
+static void gather_kit_free(gather_kit *k) {
+    free(k->big_mem);
+    free(k->tiny_mem);
+}
+
+TEST(collide_bvh_and_gathers_equal_brute_force_10000_queries) {
     rng r = {12345};
     scene s;
     build_scene(&s, &r);
     enum { CAP = 256 };
-    static gait_contact_point a[CAP], b[CAP];
+    static gait_contact_point a[CAP], b[CAP], gc[CAP];
+    gather_kit kit;
+    gather_kit_init(&kit);
     int overlaps = 0, contacts = 0, sweeps = 0, sweep_hits = 0, rays = 0, ray_hits = 0, solid = 0;
-    int mismatches = 0;
+    int mismatches = 0, gathered_mismatches = 0;
     for (int i = 0; i < 10000; i++) {
         gait_filter f;
         const gait_filter *fp;
@@ -134,16 +186,17 @@ TEST(collide_octree_equals_brute_force_10000_queries) {
             overlaps++;
             contacts += na;
             if (na != nb) { mismatches++; CHECK_EQ_INT(na, nb); continue; }
-            qsort(a, (size_t)na, sizeof *a, by_key);
-            qsort(b, (size_t)nb, sizeof *b, by_key);
-            for (int k = 0; k < na; k++) {
-                bool same = memcmp(&a[k].point, &b[k].point, sizeof a[k].point) == 0 &&
-                            memcmp(&a[k].normal, &b[k].normal, sizeof a[k].normal) == 0 &&
-                            a[k].depth == b[k].depth && a[k].cls == b[k].cls &&
-                            a[k].landmark.index1 == b[k].landmark.index1 && a[k].triangle == b[k].triangle;
-                if (!same) mismatches++;
-                CHECK(same);
-            }
+            /* returned in (landmark, triangle) order by both */
+            bool same = same_contacts(a, b, na);
+            for (int k = 1; k < na; k++) same = same && by_key(&a[k - 1], &a[k]) < 0;
+            if (!same) mismatches++;
+            CHECK(same);
+            gait_vec3 lo = {fmin(p.x, q.x) - rad, fmin(p.y, q.y) - rad, fmin(p.z, q.z) - rad};
+            gait_vec3 hi = {fmax(p.x, q.x) + rad, fmax(p.y, q.y) + rad, fmax(p.z, q.z) + rad};
+            bool tg;
+            gait_gather *g = gather_for(&kit, &r, s.c, lo, hi);
+            int ng = gait_gather_capsule_overlap(g, &cap, fp, gc, CAP, &tg);
+            if (ng != nb || tg || !same_contacts(gc, b, nb)) gathered_mismatches++;
         } else if (kind < 9) {
             gait_vec3 d = rv(&r, -6, 6);
             gait_hit ha, hb;
@@ -168,6 +221,22 @@ TEST(collide_octree_equals_brute_force_10000_queries) {
                 mismatches++;
                 CHECK(fa == fb && same_hit(&ha, &hb));
             }
+            /* the same query from a gather */
+            double g0 = kind < 7 ? rad : 0;
+            gait_vec3 a0 = kind < 7 ? cap.a : p, b0 = kind < 7 ? cap.b : p;
+            gait_vec3 lo = {fmin(fmin(a0.x, b0.x), fmin(a0.x, b0.x) + d.x) - g0,
+                            fmin(fmin(a0.y, b0.y), fmin(a0.y, b0.y) + d.y) - g0,
+                            fmin(fmin(a0.z, b0.z), fmin(a0.z, b0.z) + d.z) - g0};
+            gait_vec3 hi = {fmax(fmax(a0.x, b0.x), fmax(a0.x, b0.x) + d.x) + g0,
+                            fmax(fmax(a0.y, b0.y), fmax(a0.y, b0.y) + d.y) + g0,
+                            fmax(fmax(a0.z, b0.z), fmax(a0.z, b0.z) + d.z) + g0};
+            gait_gather *g = gather_for(&kit, &r, s.c, lo, hi);
+            gait_hit hg;
+            memset(&hg, 0, sizeof hg);
+            bool fg = kind < 7 ? (kind >= 5 ? gait_gather_sphere_cast(g, cap.a, rad, d, fp, &hg)
+                                            : gait_gather_capsule_sweep(g, &cap, d, fp, &hg))
+                               : gait_gather_ray_cast(g, p, d, fp, &hg);
+            if (fg != fb || (fg && !same_hit(&hg, &hb))) gathered_mismatches++;
         } else {
             /* the public entry points agree with the _ex ones */
             gait_hit ha, hb;
@@ -180,14 +249,127 @@ TEST(collide_octree_equals_brute_force_10000_queries) {
         }
     }
     CHECK_EQ_INT(mismatches, 0);
+    CHECK_EQ_INT(gathered_mismatches, 0);
     /* the scene is busy enough for the comparison to mean something */
     CHECK(contacts > overlaps);
     CHECK(sweep_hits > sweeps / 4 && sweep_hits < sweeps);
     CHECK(ray_hits > rays / 5);
     CHECK(solid > 0 && solid < sweep_hits);
-    printf("  equivalence: %d overlaps (%d contacts), %d sweeps (%d hits, %d start solid), %d rays (%d hits)\n",
-           overlaps, contacts, sweeps, sweep_hits, solid, rays, ray_hits);
+    /* every way a gather answers was taken, the gathered one most */
+    CHECK(kit.held > 6000 && kit.fell_back > 300 && kit.overflowed > 300);
+    printf("  equivalence: %d overlaps (%d contacts), %d sweeps (%d hits, %d start solid), %d rays (%d hits); "
+           "gathers: %d held, %d fell back to the tree, %d overflowed\n",
+           overlaps, contacts, sweeps, sweep_hits, solid, rays, ray_hits, kit.held, kit.fell_back, kit.overflowed);
+    gather_kit_free(&kit);
     gait_collider_destroy(s.c);
+}
+
+/* A gather made before the collider changed is not used: the tree answers, with the new
+ * landmark; an empty or invalid gather answers through the tree too. */
+TEST(collide_gather_follows_the_colliders_changes) {
+    gait_collider *c = make_collider(NULL);
+    add_box(c, -1, 0, -1, 1, 1, 1);
+    size_t nb = gait_gather_scratch_bytes(64);
+    void *mem = malloc(nb);
+    gait_gather g;
+    CHECK(gait_gather_init(&g, mem, nb) == GAIT_OK);
+    CHECK(g.capacity >= 64);
+    gait_vec3 lo = {-5, -5, -5}, hi = {5, 5, 5};
+    CHECK(gait_collider_gather(c, lo, hi, &g) == GAIT_OK);
+    CHECK_EQ_INT(g.count, 12);
+    gait_vec3 qlo = {2, 0, -1}, qhi = {4, 1, 1};
+    CHECK(gait_gather_holds(&g, qlo, qhi));
+    /* a wall the gather never saw */
+    gait_landmark_id wall = add_box(c, 2.5f, 0, -2, 3, 2, 2);
+    CHECK(!gait_gather_holds(&g, qlo, qhi));
+    gait_capsule cap = {{1.5, 0.5, 0}, {1.5, 0.5, 0}, 0.3};
+    gait_vec3 d = {2, 0, 0};
+    gait_hit h;
+    CHECK(gait_gather_capsule_sweep(&g, &cap, d, NULL, &h));
+    CHECK(h.landmark.index1 == wall.index1);
+    /* gathered again: held, the same answer */
+    CHECK(gait_collider_gather(c, lo, hi, &g) == GAIT_OK);
+    CHECK(gait_gather_holds(&g, qlo, qhi));
+    gait_hit h2;
+    CHECK(gait_gather_capsule_sweep(&g, &cap, d, NULL, &h2));
+    CHECK(same_hit(&h, &h2));
+    /* an inverted box: refused, the gather empty, queries still answered by the tree */
+    CHECK(gait_collider_gather(c, hi, lo, &g) == GAIT_ERR_INVALID_ARGUMENT);
+    CHECK(!gait_gather_holds(&g, qlo, qhi));
+    CHECK(gait_gather_capsule_sweep(&g, &cap, d, NULL, &h2) == false); /* no collider to ask */
+    CHECK(gait_gather_init(&g, mem, 16) == GAIT_ERR_CAPACITY);
+    CHECK(gait_gather_scratch_bytes(0) == 0 && gait_gather_scratch_bytes((1 << 20) + 1) == 0);
+    free(mem);
+    gait_collider_destroy(c);
+}
+
+/* A stack of coincident copies answers as testing each copy would: the same contact for every
+ * copy (lowest indices first when they do not all fit), a sweep's hit on the lowest index. */
+TEST(collide_coincident_stack_answers_as_its_copies) {
+    enum { COPIES = 1000 };
+    /* a 4 x 4 m floor of two triangles, then a small wall, then copies of the floor */
+    float base[2 * 9] = {-2, 0, -2, -2, 0, 2, 2, 0, 2, -2, 0, -2, 2, 0, 2, 2, 0, -2};
+    float wall[9] = {1, 0, -1, 1, 1, 0, 1, 0, 1};
+    int n = 2 + 1 + 2 * COPIES;
+    float *t = malloc(sizeof(float) * 9 * (size_t)n);
+    memcpy(t, base, sizeof base);
+    memcpy(t + 18, wall, sizeof wall);
+    for (int k = 0; k < COPIES; k++) memcpy(t + 27 + 18 * k, base, sizeof base);
+    counter cnt;
+    gait_collider *c = make_collider(&cnt);
+    gait_collider *one = make_collider(NULL);
+    gait_vec3 zero = {0, 0, 0};
+    gait_landmark_id id = add_tris(c, t, n, zero);
+    add_tris(one, base, 2, zero);
+    gait_landmark_info info;
+    CHECK(gait_collider_landmark_info(c, id, &info) == GAIT_OK);
+    CHECK_EQ_INT(info.triangle_count, n);
+    /* a capsule sunk 5 cm into the floor, off the wall */
+    gait_capsule cap = {{-1, 0.25, -1}, {-1, 1.5, -1}, 0.3};
+    static gait_contact_point all[4 * COPIES], ref[4], bruted[4 * COPIES];
+    int nr = gait_collider_capsule_overlap(one, &cap, NULL, ref, 4, NULL);
+    CHECK(nr >= 1);
+    bool tr;
+    int na = gait_collider_capsule_overlap(c, &cap, NULL, all, 4 * COPIES, &tr);
+    CHECK(!tr);
+    CHECK_EQ_INT(na, nr * (COPIES + 1));
+    int nbr = gait__capsule_overlap_ex(c, &cap, NULL, bruted, 4 * COPIES, NULL, 1);
+    CHECK_EQ_INT(nbr, na);
+    CHECK(same_contacts(all, bruted, na));
+    /* each contact is its base triangle's, in (triangle) order: copy k of triangle j is 3 + 2k + j */
+    int bad = 0;
+    for (int i = 0; i < na; i++) {
+        const gait_contact_point *x = &all[i];
+        int tri = x->triangle, j = tri < 2 ? tri : (tri - 3) % 2;
+        const gait_contact_point *rj = NULL;
+        for (int k = 0; k < nr; k++)
+            if (ref[k].triangle == j) rj = &ref[k];
+        if (!rj || x->depth != rj->depth || memcmp(&x->point, &rj->point, sizeof x->point) ||
+            memcmp(&x->normal, &rj->normal, sizeof x->normal) || (i > 0 && all[i - 1].triangle >= tri))
+            bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* 16 do not hold them: the lowest indices are kept (equal depths), flagged truncated */
+    gait_contact_point few[16];
+    int nf = gait_collider_capsule_overlap(c, &cap, NULL, few, 16, &tr);
+    CHECK(tr && nf == 16);
+    int nfb = gait__capsule_overlap_ex(c, &cap, NULL, bruted, 16, NULL, 1);
+    CHECK(nfb == 16 && same_contacts(few, bruted, 16));
+    CHECK(same_contacts(few, all, nr == 2 ? 16 : 0) || nr != 2);
+    /* a sweep down onto the stack hits as the single floor does, on triangle 0 or 1 */
+    gait_capsule above = {{-1, 1.0, -1}, {-1, 2.2, -1}, 0.3};
+    gait_vec3 down = {0, -1, 0};
+    gait_hit hs, h1, hb;
+    CHECK(gait_collider_capsule_sweep(c, &above, down, NULL, &hs));
+    CHECK(gait_collider_capsule_sweep(one, &above, down, NULL, &h1));
+    CHECK(gait__capsule_sweep_ex(c, &above, down, NULL, &hb, 1));
+    CHECK(hs.fraction == h1.fraction && hs.triangle == h1.triangle && hs.triangle < 2);
+    CHECK(same_hit(&hs, &hb));
+    /* memory: the copies cost an index each, not a stored triangle */
+    CHECK(info.memory_bytes < sizeof(float) * 9 * 3 + 16 * (size_t)n + 4096);
+    free(t);
+    gait_collider_destroy(c);
+    gait_collider_destroy(one);
 }
 
 /* Sweeps that start clear: just before the reported time the shape overlaps nothing (deeper

@@ -1,4 +1,4 @@
-/* gait — the collision world: terrain heightfield, water, landmark meshes in octrees, and the
+/* gait — the collision world: terrain heightfield, water, landmark meshes in BVHs, and the
  * capsule / sphere / ray queries the body, the camera and the traversal stand on.
  *
  * Every query is const, fills the caller's arrays and allocates nothing. Queries on one collider
@@ -82,7 +82,9 @@ bool gait_water_at(const gait_collider *collider, double x, double z, double *su
 /* ---- landmarks -------------------------------------------------------------------------- */
 
 /* A static triangle mesh. Positions are local floats placed at `offset` (double), so a mesh far
- * from the origin keeps its precision. Triangles are counter-clockwise seen from outside. */
+ * from the origin keeps its precision. Triangles are counter-clockwise seen from outside.
+ * Triangles that are exact copies of another (the same three positions in the same order) cost
+ * a query nothing more than the first: a stack of coincident faces never makes queries slow. */
 typedef struct gait_mesh_def {
     const float *positions;     /* 3 floats per vertex (m) */
     int vertex_count;
@@ -96,10 +98,10 @@ typedef struct gait_landmark_info {
     int triangle_count;         /* triangles kept */
     int skipped_count;          /* degenerate triangles skipped (zero area, NaN, Inf) */
     gait_vec3 bounds_min, bounds_max;
-    size_t memory_bytes;        /* held by this landmark (mesh + octree) */
+    size_t memory_bytes;        /* held by this landmark (mesh + BVH) */
 } gait_landmark_info;
 
-/* Builds the landmark's octree now. A mesh with no valid triangle is refused. */
+/* Builds the landmark's BVH now. A mesh with no valid triangle is refused. */
 gait_status gait_collider_add_landmark(gait_collider *collider, const gait_mesh_def *def,
                                        gait_landmark_id *out_id);
 /* Frees its memory; it is gone from every later query. */
@@ -158,7 +160,8 @@ typedef struct gait_hit {
 /* Contacts of a capsule with everything it overlaps, deepest per triangle, internal edges of
  * flat tessellated surfaces corrected so they push along the face normal. Returns the count
  * written (<= capacity), or -1 for invalid input (NaN, radius <= 0, capacity < 0, NULL out with
- * capacity > 0). *truncated (may be NULL) says more contacts existed than capacity.
+ * capacity > 0). *truncated (may be NULL) says more contacts existed than capacity. Contacts
+ * come in (landmark, triangle) order (terrain first), whatever the trees look like.
  *
  * Details the callers rely on:
  *   - surfaces are two-sided: the normal points to the side the capsule's axis is on; an axis
@@ -167,7 +170,8 @@ typedef struct gait_hit {
  *   - an edge or vertex with no real crease (its neighbour across is coplanar or bends up into
  *     a concave corner) reports the face normal, so a sum of normal * depth over a tessellated
  *     floor has no sideways part; convex creases and open borders keep their true normal;
- *   - with more contacts than capacity, the deepest `capacity` are kept. */
+ *   - with more contacts than capacity, the deepest `capacity` are kept (at equal depth, the
+ *     lower (landmark, triangle)). */
 int gait_collider_capsule_overlap(const gait_collider *collider, const gait_capsule *capsule,
                                   const gait_filter *filter, gait_contact_point *out,
                                   int capacity, bool *truncated);
@@ -190,6 +194,54 @@ bool gait_collider_sphere_cast(const gait_collider *collider, gait_vec3 from, do
  * either side of a triangle, the normal facing the ray's origin. */
 bool gait_collider_ray_cast(const gait_collider *collider, gait_vec3 origin, gait_vec3 delta,
                             const gait_filter *filter, gait_hit *out);
+
+/* ---- gathered queries: one tree walk for many queries of one region ------------------- */
+
+/* A character's step asks a dozen queries of one small region (the move, the step up, the
+ * snap, the push-out, the probes). gait_collider_gather walks the landmarks' trees once for a
+ * box around all of them and keeps the triangles met in the caller's scratch; the gait_gather_*
+ * queries then test only those, four boxes at a time. A query whose bounds (its shape over its
+ * whole motion, grown by its radius) leave the gathered box — or a gather that overflowed its
+ * scratch, or a collider changed since (gait_collider_revision) — is answered by the collider
+ * itself. Either way the answer is exactly the collider's, bit for bit: the same contacts in
+ * the same order, the same hit. The terrain is read per query as always (it is a function).
+ *
+ * Nothing is allocated. A gather is used by one thread at a time: its queries keep each
+ * triangle's double-precision form in the scratch the first time they reach it. */
+typedef struct gait_gather {
+    const gait_collider *collider;  /* gathered from; NULL until a gather succeeds */
+    uint64_t revision;              /* the collider's revision then */
+    gait_vec3 lo, hi;               /* the box gathered (world, m) */
+    int count;                      /* triangles held */
+    int capacity;                   /* triangles the scratch holds */
+    bool overflow;                  /* more than capacity met the box: queries use the trees */
+    void *internal;                 /* the scratch, as gait_gather_init laid it out */
+} gait_gather;
+
+/* Bytes of scratch a gather of `capacity` triangles needs (0 when capacity is outside
+ * 1..1<<20). About 250 bytes a triangle; 256 triangles (64 KiB) hold a character's step on
+ * any level measured. */
+size_t gait_gather_scratch_bytes(int capacity);
+/* Lays a gather out over the caller's scratch (any alignment; kept until the gather is no
+ * longer used). CAPACITY when it holds not even one triangle. */
+gait_status gait_gather_init(gait_gather *g, void *scratch, size_t bytes);
+/* Keeps every landmark triangle whose bounds meet the box [lo, hi] (world, m). INVALID_ARGUMENT
+ * for a non-finite or inverted box (the gather is then empty and every query goes to the
+ * trees). */
+gait_status gait_collider_gather(const gait_collider *collider, gait_vec3 lo, gait_vec3 hi,
+                                 gait_gather *g);
+/* Whether a query whose bounds are [lo, hi] would be answered from the gather. */
+bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi);
+/* The collider's queries of the same names, answered from the gather (see above). */
+int gait_gather_capsule_overlap(gait_gather *g, const gait_capsule *capsule,
+                                const gait_filter *filter, gait_contact_point *out, int capacity,
+                                bool *truncated);
+bool gait_gather_capsule_sweep(gait_gather *g, const gait_capsule *capsule, gait_vec3 delta,
+                               const gait_filter *filter, gait_hit *out);
+bool gait_gather_sphere_cast(gait_gather *g, gait_vec3 from, double radius, gait_vec3 delta,
+                             const gait_filter *filter, gait_hit *out);
+bool gait_gather_ray_cast(gait_gather *g, gait_vec3 origin, gait_vec3 delta,
+                          const gait_filter *filter, gait_hit *out);
 
 #ifdef __cplusplus
 }

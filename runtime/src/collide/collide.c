@@ -1,6 +1,6 @@
 /* The collision world's state: create/destroy, terrain heightfield (and PNG heightmaps), water,
- * and landmarks (validation, edge flags, octree build, ids). Queries are in collide_query.c,
- * the per-triangle kernels in collide_geom.c. */
+ * and landmarks (validation, edge flags, coincident groups, ids; the BVH is collide_bvh.c's).
+ * Queries are in collide_query.c, the per-triangle kernels in collide_geom.c. */
 #include "collide_internal.h"
 
 #include <float.h>
@@ -92,6 +92,10 @@ static void landmark_free(gait_collider *c, gait__landmark *lm) {
     if (!lm) return;
     gait__free(&c->hooks, lm->tris, (size_t)lm->tri_count * sizeof *lm->tris);
     gait__free(&c->hooks, lm->nodes, (size_t)lm->node_count * sizeof *lm->nodes);
+    if (lm->groups) {
+        gait__free(&c->hooks, lm->dup_start, ((size_t)lm->groups + 1) * sizeof *lm->dup_start);
+        gait__free(&c->hooks, lm->dup_index, (size_t)lm->dups * sizeof *lm->dup_index);
+    }
     gait__free(&c->hooks, lm, sizeof *lm);
 }
 
@@ -449,93 +453,91 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
     return GAIT_OK;
 }
 
-/* ---- landmarks: octree ------------------------------------------------------------------ */
+/* ---- landmarks: coincident groups -------------------------------------------------------- */
 
-typedef struct octree_build {
-    const gait__ltri *src;
-    float *cen;             /* 3 per source triangle */
-    uint32_t *perm, *tmp;
-    gait__onode *nodes;
-    int node_count, node_cap;
-} octree_build;
-
-static void node_bounds(octree_build *b, gait__onode *nd, int start, int count) {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (int i = start; i < start + count; i++) {
-        const float *v = b->src[b->perm[i]].v;
-        for (int k = 0; k < 9; k++) {
-            int a = k % 3;
-            if (v[k] < lo[a]) lo[a] = v[k];
-            if (v[k] > hi[a]) hi[a] = v[k];
+/* Groups the triangles that are bit-identical (9 floats in the same order, same edge flags):
+ * the first of each group stays in tris (compacted, source order kept), the others' indices go
+ * to the landmark's dup tables and the first's flags carry its group + 1. A table of
+ * 2 * n slots (freed before return) finds them in one pass. */
+static gait_status group_coincident(gait_collider *c, gait__landmark *lm, gait__ltri *tris, int n,
+                                    int *out_n) {
+    *out_n = n;
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap <<= 1;
+    uint32_t *slot = gait__alloc(&c->hooks, cap * sizeof *slot);  /* triangle + 1, 0 empty */
+    uint32_t *rep = gait__alloc(&c->hooks, (size_t)n * sizeof *rep); /* each triangle's first */
+    if (!slot || !rep) {
+        gait__free(&c->hooks, slot, cap * sizeof *slot);
+        gait__free(&c->hooks, rep, (size_t)n * sizeof *rep);
+        return GAIT_ERR_OUT_OF_MEMORY;
+    }
+    int dups = 0;
+    for (int t = 0; t < n; t++) {
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (int k = 0; k < 3; k++) h = hash_vert(tris[t].v + 3 * k, h);
+        h ^= tris[t].flags;
+        size_t s = (size_t)(h ^ (h >> 32)) & (cap - 1);
+        rep[t] = (uint32_t)t;
+        for (;;) {
+            if (!slot[s]) {
+                slot[s] = (uint32_t)t + 1;
+                break;
+            }
+            const gait__ltri *o = &tris[slot[s] - 1];
+            if (o->flags == tris[t].flags && memcmp(o->v, tris[t].v, sizeof o->v) == 0) {
+                rep[t] = slot[s] - 1;
+                dups++;
+                break;
+            }
+            s = (s + 1) & (cap - 1);
         }
     }
-    memcpy(nd->min, lo, sizeof lo);
-    memcpy(nd->max, hi, sizeof hi);
+    gait__free(&c->hooks, slot, cap * sizeof *slot);
+    if (dups == 0) {
+        gait__free(&c->hooks, rep, (size_t)n * sizeof *rep);
+        return GAIT_OK;
+    }
+    /* groups: the firsts that have copies, numbered in source order */
+    uint32_t *group_of = gait__alloc(&c->hooks, (size_t)n * sizeof *group_of); /* first -> g + 1 */
+    int groups = 0;
+    if (group_of)
+        for (int t = 0; t < n; t++)
+            if (rep[t] != (uint32_t)t && group_of[rep[t]] == 0) group_of[rep[t]] = (uint32_t)++groups;
+    uint32_t *start = group_of ? gait__alloc(&c->hooks, ((size_t)groups + 1) * sizeof *start) : NULL;
+    uint32_t *index = start ? gait__alloc(&c->hooks, (size_t)dups * sizeof *index) : NULL;
+    if (!index) {
+        gait__free(&c->hooks, rep, (size_t)n * sizeof *rep);
+        gait__free(&c->hooks, group_of, (size_t)n * sizeof *group_of);
+        gait__free(&c->hooks, start, ((size_t)groups + 1) * sizeof *start);
+        return GAIT_ERR_OUT_OF_MEMORY;
+    }
+    /* counting sort of the copies by group (group_of is 1-based); within a group in source
+     * (= ascending index) order. start[g] ends as group g's first, start[groups] = dups. */
+    for (int t = 0; t < n; t++)
+        if (rep[t] != (uint32_t)t) start[group_of[rep[t]]]++;
+    for (int g = 0; g < groups; g++) start[g + 1] += start[g];
+    for (int t = 0; t < n; t++)
+        if (rep[t] != (uint32_t)t) index[start[group_of[rep[t]] - 1]++] = tris[t].index;
+    for (int g = groups; g > 0; g--) start[g] = start[g - 1];
+    start[0] = 0;
+    int kept = 0;
+    for (int t = 0; t < n; t++) {
+        if (rep[t] != (uint32_t)t) continue;
+        gait__ltri x = tris[t];
+        if (group_of[t]) x.flags |= group_of[t] << GAIT__GROUP_SHIFT;
+        tris[kept++] = x;
+    }
+    gait__free(&c->hooks, rep, (size_t)n * sizeof *rep);
+    gait__free(&c->hooks, group_of, (size_t)n * sizeof *group_of);
+    lm->dup_start = start;
+    lm->dup_index = index;
+    lm->groups = groups;
+    lm->dups = dups;
+    *out_n = kept;
+    return GAIT_OK;
 }
 
-/* Node `ni` holds triangles perm[start, start + count) inside the cube (cmin, size). Splits by
- * centroid octant; a cube whose triangles all fall in one octant is halved again without
- * making a node (so every inner node has >= 2 children and nodes <= 2 * triangles). */
-static void octree_node(octree_build *b, int ni, int start, int count, const double cmin[3],
-                        double size, int depth) {
-    node_bounds(b, &b->nodes[ni], start, count);
-    double lo[3] = {cmin[0], cmin[1], cmin[2]};
-    int cnt[8];
-    for (;;) {
-        if (count <= GAIT__OCTREE_LEAF_TRIS || depth >= GAIT__OCTREE_MAX_DEPTH) {
-            b->nodes[ni].first = (uint32_t)start;
-            b->nodes[ni].count = (uint32_t)count;
-            b->nodes[ni].children = 0;
-            return;
-        }
-        double half = size * 0.5;
-        double mid[3] = {lo[0] + half, lo[1] + half, lo[2] + half};
-        memset(cnt, 0, sizeof cnt);
-        for (int i = start; i < start + count; i++) {
-            const float *p = b->cen + 3 * b->perm[i];
-            int o = (p[0] >= mid[0]) | ((p[1] >= mid[1]) << 1) | ((p[2] >= mid[2]) << 2);
-            cnt[o]++;
-        }
-        int used = 0, only = 0;
-        for (int o = 0; o < 8; o++)
-            if (cnt[o]) { used++; only = o; }
-        depth++;
-        size = half;
-        if (used > 1) break;
-        for (int k = 0; k < 3; k++) if (only & (1 << k)) lo[k] = mid[k];
-    }
-    double mid[3] = {lo[0] + size, lo[1] + size, lo[2] + size};
-    /* counting sort of this range into octant order */
-    int off[8], at = start;
-    for (int o = 0; o < 8; o++) { off[o] = at; at += cnt[o]; }
-    int pos[8];
-    memcpy(pos, off, sizeof pos);
-    for (int i = start; i < start + count; i++) {
-        const float *p = b->cen + 3 * b->perm[i];
-        int o = (p[0] >= mid[0]) | ((p[1] >= mid[1]) << 1) | ((p[2] >= mid[2]) << 2);
-        b->tmp[pos[o]++] = b->perm[i];
-    }
-    memcpy(b->perm + start, b->tmp + start, (size_t)count * sizeof *b->perm);
-    int used = 0;
-    for (int o = 0; o < 8; o++) used += cnt[o] > 0;
-    int first = b->node_count;
-    b->node_count += used;
-    b->nodes[ni].first = (uint32_t)first;
-    b->nodes[ni].count = 0;
-    b->nodes[ni].children = (uint32_t)used;
-    int k = 0;
-    for (int o = 0; o < 8; o++) {
-        if (!cnt[o]) continue;
-        double cm[3];
-        for (int a = 0; a < 3; a++) cm[a] = (o & (1 << a)) ? mid[a] : lo[a];
-        octree_node(b, first + k, off[o], cnt[o], cm, size, depth);
-        k++;
-    }
-}
-
-/* ---- landmarks: add / remove ------------------------------------------------------------ */
-
-/* ---- landmarks: the top-level grid ------------------------------------------------------- */
+/* ---- landmarks: the top-level grid ----------------------------------------------------------- */
 
 static void grid_insert(gait_collider *c, int slot, gait__landmark *lm) {
     double cx = floor(lm->bmin.x / GAIT__GRID_CELL), cz = floor(lm->bmin.z / GAIT__GRID_CELL);
@@ -625,68 +627,48 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
                    "collide: landmark %s: skipped %d degenerate triangle(s) (zero area, NaN/Inf or index out of range; first #%d)",
                    name, skipped, first_bad);
 
-    /* 2. edge flags on the kept triangles, 3. the octree */
+    /* 2. edge flags on the kept triangles, 3. coincident groups, 4. the BVH */
     gait_status st = compute_edge_flags(c, src, normals, kept);
     gait__free(&c->hooks, normals, ntri * sizeof *normals);
-    size_t cap_nodes = (size_t)kept * 2 + 1;
-    octree_build b = {0};
-    b.src = src;
-    b.cen = gait__alloc(&c->hooks, (size_t)kept * 3 * sizeof(float));
-    b.perm = gait__alloc(&c->hooks, (size_t)kept * sizeof(uint32_t));
-    b.tmp = gait__alloc(&c->hooks, (size_t)kept * sizeof(uint32_t));
-    b.nodes = gait__alloc(&c->hooks, cap_nodes * sizeof *b.nodes);
     gait__landmark *lm = gait__alloc(&c->hooks, sizeof *lm);
-    gait__ltri *tris = gait__alloc(&c->hooks, (size_t)kept * sizeof *tris);
-    if (st != GAIT_OK || !b.cen || !b.perm || !b.tmp || !b.nodes || !lm || !tris) {
-        gait__free(&c->hooks, b.cen, (size_t)kept * 3 * sizeof(float));
-        gait__free(&c->hooks, b.perm, (size_t)kept * sizeof(uint32_t));
-        gait__free(&c->hooks, b.tmp, (size_t)kept * sizeof(uint32_t));
-        gait__free(&c->hooks, b.nodes, cap_nodes * sizeof *b.nodes);
-        gait__free(&c->hooks, lm, sizeof *lm);
-        gait__free(&c->hooks, tris, (size_t)kept * sizeof *tris);
-        gait__free(&c->hooks, src, ntri * sizeof *src);
-        return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
+    int stored = kept;
+    if (st == GAIT_OK && lm) st = group_coincident(c, lm, src, kept, &stored);
+    gait__ltri *tris = st == GAIT_OK && lm ? gait__alloc(&c->hooks, (size_t)stored * sizeof *tris) : NULL;
+    gait__bnode *nodes = NULL;
+    int node_count = 0;
+    if (tris) {
+        memcpy(tris, src, (size_t)stored * sizeof *tris);
+        st = gait__bvh_build(&c->hooks, tris, stored, &nodes, &node_count);
     }
-    double lo[3] = {DBL_MAX, DBL_MAX, DBL_MAX}, hi[3] = {-DBL_MAX, -DBL_MAX, -DBL_MAX};
-    for (int t = 0; t < kept; t++) {
-        b.perm[t] = (uint32_t)t;
-        for (int a = 0; a < 3; a++) {
-            float s = src[t].v[a] + src[t].v[3 + a] + src[t].v[6 + a];
-            b.cen[3 * t + a] = s / 3.0f;
-            if (b.cen[3 * t + a] < lo[a]) lo[a] = b.cen[3 * t + a];
-            if (b.cen[3 * t + a] > hi[a]) hi[a] = b.cen[3 * t + a];
-        }
-    }
-    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    size = size * (1 + 1e-6) + 1e-6; /* every centroid strictly inside the root cube */
-    b.node_count = 1;
-    b.node_cap = (int)cap_nodes;
-    octree_node(&b, 0, 0, kept, lo, size, 0);
-    for (int t = 0; t < kept; t++) tris[t] = src[b.perm[t]];
-
-    /* the node array shrinks to what was used */
-    gait__onode *nodes = gait__alloc(&c->hooks, (size_t)b.node_count * sizeof *nodes);
-    if (nodes) memcpy(nodes, b.nodes, (size_t)b.node_count * sizeof *nodes);
-    gait__free(&c->hooks, b.cen, (size_t)kept * 3 * sizeof(float));
-    gait__free(&c->hooks, b.perm, (size_t)kept * sizeof(uint32_t));
-    gait__free(&c->hooks, b.tmp, (size_t)kept * sizeof(uint32_t));
-    gait__free(&c->hooks, b.nodes, cap_nodes * sizeof *b.nodes);
     gait__free(&c->hooks, src, ntri * sizeof *src);
-    if (!nodes) {
-        gait__free(&c->hooks, lm, sizeof *lm);
-        gait__free(&c->hooks, tris, (size_t)kept * sizeof *tris);
+    if (!lm || !tris || st != GAIT_OK) {
+        if (lm) {
+            lm->tri_count = tris ? stored : 0;
+            lm->tris = tris;
+            landmark_free(c, lm);
+        } else {
+            gait__free(&c->hooks, tris, (size_t)stored * sizeof *tris);
+        }
         return fail(c, GAIT_ERR_OUT_OF_MEMORY, "landmark %s: out of memory", name);
     }
 
     lm->origin = def->offset;
     lm->tris = tris;
-    lm->tri_count = kept;
+    lm->tri_count = stored;
+    lm->kept = kept;
     lm->nodes = nodes;
-    lm->node_count = b.node_count;
+    lm->node_count = node_count;
     lm->skipped = skipped;
-    lm->bytes = sizeof *lm + (size_t)kept * sizeof *tris + (size_t)b.node_count * sizeof *nodes;
-    lm->bmin = v3_add(def->offset, v3(nodes[0].min[0], nodes[0].min[1], nodes[0].min[2]));
-    lm->bmax = v3_add(def->offset, v3(nodes[0].max[0], nodes[0].max[1], nodes[0].max[2]));
+    lm->bytes = sizeof *lm + (size_t)stored * sizeof *tris + (size_t)node_count * sizeof *nodes +
+                (lm->groups ? ((size_t)lm->groups + 1 + (size_t)lm->dups) * sizeof(uint32_t) : 0);
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (int t = 0; t < stored; t++)
+        for (int k = 0; k < 9; k++) {
+            if (tris[t].v[k] < lo[k % 3]) lo[k % 3] = tris[t].v[k];
+            if (tris[t].v[k] > hi[k % 3]) hi[k % 3] = tris[t].v[k];
+        }
+    lm->bmin = v3_add(def->offset, v3(lo[0], lo[1], lo[2]));
+    lm->bmax = v3_add(def->offset, v3(hi[0], hi[1], hi[2]));
 
     int s = c->free_stack[--c->free_count];
     c->slot[s] = lm;
@@ -743,7 +725,7 @@ gait_status gait_collider_landmark_info(const gait_collider *c, gait_landmark_id
     if (!c || !out) return GAIT_ERR_INVALID_ARGUMENT;
     const gait__landmark *lm = lookup(c, id);
     if (!lm) return GAIT_ERR_STALE_ID; /* const: no message is kept */
-    out->triangle_count = lm->tri_count;
+    out->triangle_count = lm->kept;
     out->skipped_count = lm->skipped;
     out->bounds_min = lm->bmin;
     out->bounds_max = lm->bmax;

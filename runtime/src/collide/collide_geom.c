@@ -97,6 +97,43 @@ static double seg_seg(gait_vec3 p1, gait_vec3 q1, gait_vec3 p2, gait_vec3 q2, do
     return v3_len2(v3_sub(*c1, *c2));
 }
 
+/* ---- boxes that cannot meet (the pruning of the sweep's feature tests) ----------------- */
+
+/* A feature test (an end sphere against an edge's cylinder or a vertex's sphere, a vertex or an
+ * edge against the capsule's side) can only hit when the moving shape comes within r of the
+ * feature, so within r of its box. When the two boxes (the path grown by r, the feature's) lie
+ * apart by more than PRUNE_GAP on some axis, the test would return no hit and is skipped: the
+ * answer is bit for bit the same. The gap is far above the tests' rounding (about 1e-16 of the
+ * coordinates, m: 1e-10 m a million metres from the landmark's origin), so no hit near the
+ * boundary is lost; the brute-force reference path runs every test unpruned and the tests
+ * compare the two. */
+#define PRUNE_GAP 1e-6
+
+typedef struct box3 {
+    double lo[3], hi[3];
+} box3;
+
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+
+/* The box of segment a-b, grown by g. */
+static inline box3 seg_box(gait_vec3 a, gait_vec3 b, double g) {
+    box3 x = {{dmin(a.x, b.x) - g, dmin(a.y, b.y) - g, dmin(a.z, b.z) - g},
+              {dmax(a.x, b.x) + g, dmax(a.y, b.y) + g, dmax(a.z, b.z) + g}};
+    return x;
+}
+
+static inline bool apart(const box3 *a, const box3 *b) {
+    for (int k = 0; k < 3; k++)
+        if (a->lo[k] > b->hi[k] + PRUNE_GAP || b->lo[k] > a->hi[k] + PRUNE_GAP) return true;
+    return false;
+}
+
+static inline bool point_apart(const box3 *a, gait_vec3 v) {
+    return v.x < a->lo[0] - PRUNE_GAP || v.x > a->hi[0] + PRUNE_GAP || v.y < a->lo[1] - PRUNE_GAP ||
+           v.y > a->hi[1] + PRUNE_GAP || v.z < a->lo[2] - PRUNE_GAP || v.z > a->hi[2] + PRUNE_GAP;
+}
+
 /* x (in the triangle's plane) inside the triangle, borders included. */
 static bool inside_tri(gait_vec3 x, const gait__tri *t) {
     for (int i = 0; i < 3; i++) {
@@ -106,8 +143,18 @@ static bool inside_tri(gait_vec3 x, const gait__tri *t) {
     return true;
 }
 
+/* Squared distance between two boxes (0 when they meet): no pair of their points is nearer. */
+static inline double box_dist2(const box3 *a, const box3 *b) {
+    double s = 0;
+    for (int k = 0; k < 3; k++) {
+        double g = dmax(a->lo[k] - b->hi[k], b->lo[k] - a->hi[k]);
+        if (g > 0) s += g * g;
+    }
+    return s;
+}
+
 double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_vec3 *seg_pt,
-                             gait_vec3 *tri_pt, int *feature) {
+                             gait_vec3 *tri_pt, int *feature, bool prune) {
     gait_vec3 a = t->v[0];
     double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
     /* 1. the segment pierces the face */
@@ -150,10 +197,17 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
             if (d2 < best) { best = d2; *seg_pt = q; *tri_pt = c; *feature = f; }
         }
         double d2;
-        /* 3. the segment against each edge */
+        box3 sbox;
+        if (prune) sbox = seg_box(p, q, 0);
+        /* 3. the segment against each edge (pruned: an edge whose box is farther from the
+         * segment's than the best pair so far, by more than rounding, cannot beat it) */
         for (int i = 0; i < 3; i++) {
             double s, u;
             gait_vec3 c1, c2;
+            if (prune) {
+                box3 eb = seg_box(t->v[i], t->v[(i + 1) % 3], 0);
+                if (box_dist2(&sbox, &eb) > best * (1 + 1e-9) + PRUNE_GAP * PRUNE_GAP) continue;
+            }
             d2 = seg_seg(p, q, t->v[i], t->v[(i + 1) % 3], &s, &u, &c1, &c2);
             if (d2 < best) {
                 best = d2;
@@ -177,13 +231,13 @@ static bool feature_internal(int feature, unsigned flags) {
 }
 
 bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
-                       gait__tri_contact *out) {
+                       gait__tri_contact *out, bool prune) {
     gait_vec3 a = t->v[0];
     double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
     if ((dp >= r && dq >= r) || (dp <= -r && dq <= -r)) return false;
     gait_vec3 sp, tp;
     int feature;
-    double d2 = gait__seg_tri_closest(p, q, t, &sp, &tp, &feature);
+    double d2 = gait__seg_tri_closest(p, q, t, &sp, &tp, &feature, prune);
     if (!(d2 < r * r)) return false;
     double dist = sqrt(d2);
     out->point = tp;
@@ -283,15 +337,20 @@ static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gai
 }
 
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out) {
+                     gait__tri_hit *out, bool prune) {
     gait_vec3 a = t->v[0], n = t->n;
     double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
     /* the capsule's signed distance to the plane over the whole motion */
     double lo = fmin(dp, dq) + fmin(0, dn), hi = fmax(dp, dq) + fmax(0, dn);
     if (lo >= r || hi <= -r) return false;
 
+    /* the edges' boxes, once (pruning only) */
+    box3 ebox[3];
+    if (prune)
+        for (int i = 0; i < 3; i++) ebox[i] = seg_box(t->v[i], t->v[(i + 1) % 3], 0);
+
     gait__tri_contact c0;
-    if (gait__capsule_tri(p, q, r, t, &c0)) {
+    if (gait__capsule_tri(p, q, r, t, &c0, prune)) {
         /* overlapping but leaving, or sliding along it: not in the way */
         if (!moves_into(d, c0.normal)) return false;
         out->t = 0;
@@ -308,6 +367,8 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     for (int k = 0; k < (seg ? 2 : 1); k++) {
         gait_vec3 e = k ? q : p;
         double se = k ? dq : dp, tt, s;
+        box3 path; /* the end sphere's path, grown by r */
+        if (prune) path = seg_box(e, v3_add(e, d), r);
         /* the end sphere against the face, from the side it starts on */
         if (dn != 0 && fabs(se) >= r * (1 - 1e-12)) {
             double side = se >= 0 ? 1 : -1;
@@ -322,12 +383,12 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
         }
         for (int i = 0; i < 3; i++) {
             gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
-            if (ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
+            if (!(prune && apart(&path, &ebox[i])) && ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
                 gait_vec3 x = v3_lerp(v0, v1, s);
                 gait_vec3 nn = v3_norm(v3_sub(v3_mad(e, d, tt), x));
                 offer(&b, t, d, tt, x, nn, GAIT__FEAT_EDGE0 + i);
             }
-            if (ray_sphere(e, d, v0, r, &tt)) {
+            if (!(prune && point_apart(&path, v0)) && ray_sphere(e, d, v0, r, &tt)) {
                 gait_vec3 nn = v3_norm(v3_sub(v3_mad(e, d, tt), v0));
                 offer(&b, t, d, tt, v0, nn, GAIT__FEAT_VERT0 + i);
             }
@@ -335,16 +396,30 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     }
     if (seg) {
         gait_vec3 nd = v3_neg(d);
+        /* the capsule's box at its start (grown by r), and over its whole motion */
+        box3 cap0, swept;
+        if (prune) {
+            cap0 = seg_box(p, q, r);
+            swept = cap0;
+            for (int k = 0; k < 3; k++) {
+                double dk = k == 0 ? d.x : k == 1 ? d.y : d.z;
+                if (dk < 0) swept.lo[k] += dk;
+                else swept.hi[k] += dk;
+            }
+        }
         for (int i = 0; i < 3; i++) {
             gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
             double tt, s;
-            /* a vertex against the side of the capsule */
-            if (ray_cylinder(v0, nd, p, q, r, &tt, &s)) {
+            /* a vertex against the side of the capsule (the vertex moving by -d) */
+            box3 vpath;
+            if (prune) vpath = seg_box(v0, v3_add(v0, nd), 0);
+            if (!(prune && apart(&vpath, &cap0)) && ray_cylinder(v0, nd, p, q, r, &tt, &s)) {
                 gait_vec3 axis_pt = v3_mad(v3_lerp(p, q, s), d, tt);
                 offer(&b, t, d, tt, v0, v3_norm(v3_sub(axis_pt, v0)), GAIT__FEAT_VERT0 + i);
             }
             /* an edge against the side of the capsule: the two lines reach distance r along
              * their common normal, with both closest points inside their segments */
+            if (prune && apart(&swept, &ebox[i])) continue;
             gait_vec3 e = v3_sub(v1, v0);
             gait_vec3 m = v3_cross(u, e);
             double m2 = v3_len2(m);

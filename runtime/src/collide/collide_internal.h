@@ -29,36 +29,52 @@ enum {
 };
 
 /* One stored landmark triangle: 9 floats (landmark-local, m), its index in the mesh as given,
- * and its edge flags. 44 bytes; the array is in octree-leaf order. */
+ * and its flags: edge flags in bits 0-2, and in bits 4-31 its coincident group + 1 (0: none).
+ * 44 bytes; the array is in BVH-leaf order. */
 typedef struct gait__ltri {
     float v[9];
     uint32_t index;
     uint32_t flags;
 } gait__ltri;
 
-/* Octree node. Subdivision is by triangle centroid into the 8 octants of the node's cube, so
- * each triangle lives in exactly one leaf (no duplicates, nothing to de-duplicate in a query);
- * the node's box is the tight bounds of every triangle under it (a "loose" octree), which is
- * what queries cull against. Children of a node are stored contiguously. */
-typedef struct gait__onode {
-    float min[3], max[3];   /* tight bounds, landmark-local (m) */
-    uint32_t first;         /* leaf: first triangle; inner: first child node */
-    uint16_t count;         /* leaf: triangle count (>0); inner: 0 */
-    uint16_t children;      /* inner: number of child nodes (1..8); leaf: 0 */
-} gait__onode;
+#define GAIT__GROUP_SHIFT 4
+#define GAIT__EDGE_MASK 7u
 
-/* Depth cap of the octree; a traversal stack of 8 * depth entries can never overflow. */
-#define GAIT__OCTREE_MAX_DEPTH 20
-#define GAIT__OCTREE_LEAF_TRIS 8
-#define GAIT__STACK_SIZE (8 * (GAIT__OCTREE_MAX_DEPTH + 2))
+/* A BVH node of four children, their boxes stored axis by axis so one SSE compare tests all
+ * four (structure of arrays). A child is a leaf (count > 0: `count` triangles from `child`) or
+ * an inner node (count == 0: node index `child`); an unused slot has an empty box (min +inf,
+ * max -inf) that no query meets. Boxes are the tight float bounds of every triangle under the
+ * child, landmark-local (m): exactly the stored floats, so comparing them costs no rounding.
+ * The tree is built by a binned surface-area heuristic over the triangles' boxes (each triangle
+ * in exactly one leaf: nothing to de-duplicate in a query), so a long floor triangle sits in a
+ * leaf of its own size near the root instead of inflating the boxes of small props beside it. */
+typedef struct gait__bnode {
+    float min[3][4], max[3][4];
+    uint32_t child[4];
+    uint8_t count[4];
+    uint8_t pad[12];
+} gait__bnode;
+
+#define GAIT__BVH_LEAF_MAX 8     /* triangles a leaf holds at most */
+#define GAIT__BVH_DEPTH_MAX 96   /* depth bound the builder guarantees (balanced splits past 48) */
+/* Traversal stack: each pop pushes at most 4, so 3 per level plus one is never exceeded. */
+#define GAIT__STACK_SIZE (3 * GAIT__BVH_DEPTH_MAX + 4)
 
 typedef struct gait__landmark {
     gait_vec3 origin;           /* world position of the local frame (m) */
     gait_vec3 bmin, bmax;       /* world bounds (m) */
-    gait__ltri *tris;
-    int tri_count;
-    gait__onode *nodes;
+    gait__ltri *tris;           /* one of each coincident group (its lowest index) */
+    int tri_count;              /* stored in tris */
+    int kept;                   /* valid triangles of the mesh, coincident ones included */
+    gait__bnode *nodes;
     int node_count;
+    /* Coincident groups: triangles bit-identical to a stored one (same 9 floats in the same
+     * order, same edge flags) give the same contact and the same hit, so only the first is in
+     * the tree; group g's other indices (ascending) are dup_index[dup_start[g] .. dup_start[g+1]).
+     * A stack of a million copies costs a query one triangle test, not a million. */
+    uint32_t *dup_start;        /* groups + 1 */
+    uint32_t *dup_index;
+    int groups, dups;
     int skipped;
     int dense;                  /* position in the collider's dense array */
     int grid_next;              /* next slot in its grid bucket (or the big list), -1 ends */
@@ -136,7 +152,11 @@ bool gait__tri_make(gait__tri *t, gait_vec3 a, gait_vec3 b, gait_vec3 c, unsigne
 /* Closest points between segment p-q and the triangle. Returns the squared distance; writes
  * the segment point, the triangle point and the triangle feature holding it. */
 double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_vec3 *seg_pt,
-                             gait_vec3 *tri_pt, int *feature);
+                             gait_vec3 *tri_pt, int *feature, bool prune);
+
+/* `prune` (every query but the brute-force reference): skip the feature tests whose boxes
+ * show they cannot change the answer (collide_geom.c, PRUNE_GAP): the same answer, bit for bit,
+ * for less work; the brute-force path runs them all, and the tests compare the two. */
 
 /* Capsule (segment p-q, radius r) against a triangle: true with a contact when they overlap
  * (depth > 0). The normal points from the triangle to the capsule axis, with the internal
@@ -146,7 +166,7 @@ typedef struct gait__tri_contact {
     double depth;
 } gait__tri_contact;
 bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
-                       gait__tri_contact *out);
+                       gait__tri_contact *out, bool prune);
 
 /* First time t in [0, 1] at which the capsule p-q (radius r) moved by d touches the triangle.
  * r == 0 with p == q is a ray. *start_solid says it overlapped at t = 0 while moving into
@@ -158,12 +178,19 @@ typedef struct gait__tri_hit {
     bool start_solid;
 } gait__tri_hit;
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out);
+                     gait__tri_hit *out, bool prune);
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out);
 
 /* Edge flag for edge (e0, e1) of a triangle with unit normal n, given the vertex w of the
  * neighbour across that edge that is not on it: true = active (convex crease). */
 bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gait_vec3 nn);
+
+/* ---- the BVH builder (collide_bvh.c) ------------------------------------------------------ */
+
+/* Builds the BVH over tris[0, n) (n >= 1), reordering tris into leaf order. *out_nodes is
+ * allocated through the hooks (node_count nodes). */
+gait_status gait__bvh_build(const gait_hooks *hooks, gait__ltri *tris, int n, gait__bnode **out_nodes,
+                            int *out_count);
 
 /* ---- internal query entry points (collide_query.c) ---------------------------------------- */
 

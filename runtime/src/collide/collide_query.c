@@ -1,17 +1,28 @@
-/* Queries of the collision world: capsule overlap, capsule sweep, sphere cast, ray cast.
+/* Queries of the collision world: capsule overlap, capsule sweep, sphere cast, ray cast, and the
+ * gathered queries (one tree walk for many queries of one region).
  *
  * One walker visits the candidate triangles of a query: the terrain cells under the query
  * (generated on the fly, row by row, clipped to the query's footprint), then every live
- * landmark whose bounds the query reaches, through its octree with a fixed stack on the C
- * stack. Nothing is allocated. Each candidate goes to the exact kernels of collide_geom.c.
- * The brute-force path (for the tests) visits every triangle with no culling at all and
- * reaches the same kernels, so both give the same answer bit for bit; sweeps break ties in
- * time by (landmark index, triangle index) so the visiting order never shows. */
+ * landmark whose bounds the query reaches, through its BVH (four boxes tested at once) with a
+ * fixed stack on the C stack. Nothing is allocated. Each candidate goes to the exact kernels of
+ * collide_geom.c. The brute-force path (for the tests) visits every triangle with no culling at
+ * all and reaches the same kernels; a gathered query tests the triangles its gather kept. All
+ * three give the same answer bit for bit, because nothing depends on the visiting order:
+ * contacts are returned in (landmark, triangle) order, and when more exist than fit, the deepest
+ * are kept (equal depths: the lower key); sweeps break ties in time by the same key.
+ *
+ * Box tests against node and triangle bounds compare the stored floats with the query's box
+ * (doubles) rounded outward to floats: for a float b and a double q, b < q exactly when
+ * b < (q rounded up), so the float compare decides exactly what the double one would. */
 #include "collide_internal.h"
 
 #include <string.h>
 
-enum { Q_OVERLAP, Q_SWEEP, Q_RAY };
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+enum { Q_OVERLAP, Q_SWEEP, Q_RAY, Q_GATHER };
 
 typedef struct query {
     int kind;
@@ -25,8 +36,10 @@ typedef struct query {
     gait_vec3 lo, hi;           /* world bounds of everything the query can touch */
     /* the shape in the current frame (landmark or terrain origin subtracted) */
     gait_vec3 lp, lq, llo, lhi, lcen, lext;
+    float flo[3], fhi[3];       /* llo rounded up, lhi rounded down, to floats (see above) */
     gait_vec3 origin;
     gait_landmark_id lm;        /* current landmark (null for terrain) */
+    const gait__landmark *lmp;  /* and its data */
     bool region_filter;         /* current landmark: skip triangles in the filter's region */
     /* overlap results */
     gait_contact_point *out;
@@ -39,11 +52,24 @@ typedef struct query {
     int best_tri;
     gait__tri_hit best;
     gait_landmark_id best_id;
+    /* gather results */
+    gait_gather *g;
+    int run_first;
 } query;
 
 /* min / max without the libm calls -fno-fast-math keeps for NaN rules (no NaN reaches here) */
 static inline float mn3(float a, float b, float c) { float m = a < b ? a : b; return m < c ? m : c; }
 static inline float mx3(float a, float b, float c) { float m = a > b ? a : b; return m > c ? m : c; }
+
+/* The smallest float >= d and the largest float <= d. */
+static inline float float_up(double d) {
+    float f = (float)d;
+    return (double)f < d ? nextafterf(f, INFINITY) : f;
+}
+static inline float float_down(double d) {
+    float f = (float)d;
+    return (double)f > d ? nextafterf(f, -INFINITY) : f;
+}
 
 static gait_contact_class classify(const query *qy, gait_vec3 n) {
     if (n.y >= qy->cos_walk) return GAIT_CONTACT_FLOOR;
@@ -59,10 +85,66 @@ static bool better(const query *qy, double t, int32_t lm, int tri) {
     return tri < qy->best_tri;
 }
 
-static void on_tri(query *qy, const gait__tri *t, int tri_index) {
+/* The canonical order of contacts: by (landmark, triangle). */
+static bool key_less(const gait_contact_point *a, const gait_contact_point *b) {
+    if (a->landmark.index1 != b->landmark.index1) return a->landmark.index1 < b->landmark.index1;
+    return a->triangle < b->triangle;
+}
+
+/* Which of two contacts a full list keeps: the deeper, at equal depth the lower key. */
+static bool keeps_before(const gait_contact_point *a, const gait_contact_point *b) {
+    if (a->depth != b->depth) return a->depth > b->depth;
+    return key_less(a, b);
+}
+
+/* Adds a contact; when the list is full, it replaces the one it keeps last if it ranks before
+ * it. Returns whether it went in. */
+static bool add_contact(query *qy, const gait_contact_point *cp) {
+    if (qy->n < qy->cap) {
+        qy->out[qy->n++] = *cp;
+        return true;
+    }
+    qy->truncated = true;
+    if (qy->n == 0) return false;
+    int w = 0;
+    for (int i = 1; i < qy->n; i++)
+        if (keeps_before(&qy->out[w], &qy->out[i])) w = i;
+    if (!keeps_before(cp, &qy->out[w])) return false;
+    qy->out[w] = *cp;
+    return true;
+}
+
+/* Heap sort of the contacts by key (no allocation; n is the caller's capacity at most). */
+static void sift_contacts(gait_contact_point *a, int root, int n) {
+    for (;;) {
+        int c = 2 * root + 1;
+        if (c >= n) return;
+        if (c + 1 < n && key_less(&a[c], &a[c + 1])) c++;
+        if (!key_less(&a[root], &a[c])) return;
+        gait_contact_point t = a[root];
+        a[root] = a[c];
+        a[c] = t;
+        root = c;
+    }
+}
+static void sort_contacts(gait_contact_point *a, int n) {
+    for (int i = n / 2 - 1; i >= 0; i--) sift_contacts(a, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        gait_contact_point t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_contacts(a, 0, end);
+    }
+}
+
+/* A candidate triangle through the kernel. flags carries its coincident group (landmark
+ * triangles; 0 for terrain): an overlap reports the group's other indices with the same
+ * contact, lowest first, while they still make the list; a sweep's hit is the group's first
+ * (its lowest index), which is what testing every copy would give. */
+static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags) {
     if (qy->kind == Q_OVERLAP) {
         gait__tri_contact ct;
-        if (!gait__capsule_tri(qy->lp, qy->lq, qy->r, t, &ct)) return;
+        if (!gait__capsule_tri(qy->lp, qy->lq, qy->r, t, &ct, !qy->brute)) return;
         gait_contact_point cp;
         cp.point = v3_add(qy->origin, ct.point);
         cp.normal = ct.normal;
@@ -70,22 +152,19 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index) {
         cp.cls = classify(qy, ct.normal);
         cp.landmark = qy->lm;
         cp.triangle = tri_index;
-        if (qy->n < qy->cap) {
-            qy->out[qy->n++] = cp;
-            return;
+        if (!add_contact(qy, &cp)) return;
+        uint32_t g = flags >> GAIT__GROUP_SHIFT;
+        if (!g) return;
+        const gait__landmark *lm = qy->lmp;
+        for (uint32_t k = lm->dup_start[g - 1]; k < lm->dup_start[g]; k++) {
+            cp.triangle = (int)lm->dup_index[k];
+            if (!add_contact(qy, &cp)) return; /* the rest rank after it */
         }
-        /* full: keep the deepest; the shallowest written one gives way */
-        qy->truncated = true;
-        int w = -1;
-        double wd = cp.depth;
-        for (int i = 0; i < qy->n; i++)
-            if (qy->out[i].depth < wd) { wd = qy->out[i].depth; w = i; }
-        if (w >= 0) qy->out[w] = cp;
         return;
     }
     gait__tri_hit h;
     bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->d, t, &h)
-                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h);
+                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h, !qy->brute);
     if (!hit || !better(qy, h.t, qy->lm.index1, tri_index)) return;
     qy->found = true;
     qy->best_t = h.t;
@@ -103,6 +182,12 @@ static void set_frame(query *qy, gait_vec3 o) {
     qy->lq = v3_sub(qy->q, o);
     qy->llo = v3_sub(qy->lo, o);
     qy->lhi = v3_sub(qy->hi, o);
+    qy->flo[0] = float_up(qy->llo.x);
+    qy->flo[1] = float_up(qy->llo.y);
+    qy->flo[2] = float_up(qy->llo.z);
+    qy->fhi[0] = float_down(qy->lhi.x);
+    qy->fhi[1] = float_down(qy->lhi.y);
+    qy->fhi[2] = float_down(qy->lhi.z);
     /* sweeps cull boxes with the ray of the shape's centre against boxes grown by the
      * shape's half extent (+ r); 1e-6 m more keeps rounding on the safe side */
     gait_vec3 a = v3_min(qy->lp, qy->lq), b = v3_max(qy->lp, qy->lq);
@@ -146,6 +231,7 @@ static void walk_terrain(query *qy) {
     set_frame(qy, t->origin);
     qy->lm.index1 = 0;
     qy->lm.generation = 0;
+    qy->lmp = NULL;
     qy->region_filter = false;
     int cells_x = t->nx - 1, cells_z = t->nz - 1;
     gait__tri tri;
@@ -154,7 +240,7 @@ static void walk_terrain(query *qy) {
             for (int ix = 0; ix < cells_x; ix++)
                 for (int half = 0; half < 2; half++)
                     if (gait__terrain_tri(t, ix, iz, half, &tri))
-                        on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half);
+                        on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0);
         return;
     }
     if (qy->llo.y > t->hmax || qy->lhi.y < t->hmin) return;
@@ -186,61 +272,63 @@ static void walk_terrain(query *qy) {
             if (cmin > qy->lhi.y || cmax < qy->llo.y) continue;
             for (int half = 0; half < 2; half++)
                 if (gait__terrain_tri(t, ix, iz, half, &tri))
-                    on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half);
+                    on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0);
         }
     }
 }
 
 /* ---- landmarks -------------------------------------------------------------------------- */
 
-static inline void ltri_to_tri(const gait__ltri *s, gait__tri *t) {
-    t->v[0] = v3(s->v[0], s->v[1], s->v[2]);
-    t->v[1] = v3(s->v[3], s->v[4], s->v[5]);
-    t->v[2] = v3(s->v[6], s->v[7], s->v[8]);
+static inline void ltri_to_tri(const float *v, uint32_t flags, gait__tri *t) {
+    t->v[0] = v3(v[0], v[1], v[2]);
+    t->v[1] = v3(v[3], v[4], v[5]);
+    t->v[2] = v3(v[6], v[7], v[8]);
     /* stored triangles were validated at add: the normal is well defined */
     t->n = v3_norm(v3_cross(v3_sub(t->v[1], t->v[0]), v3_sub(t->v[2], t->v[0])));
-    t->flags = s->flags;
+    t->flags = flags & GAIT__EDGE_MASK;
+    t->terrain = NULL;
 }
 
-static bool region_skips(const query *qy, const gait__ltri *s) {
+/* Whether a triangle (its float box, landmark-local) lies in the filter's ignore region. */
+static bool region_skips(const query *qy, const float lo[3], const float hi[3]) {
     const gait_filter *f = qy->f;
-    for (int a = 0; a < 3; a++) {
-        float lo = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
-        float hi = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
-        double o = a == 0 ? qy->origin.x : a == 1 ? qy->origin.y : qy->origin.z;
-        double rlo = a == 0 ? f->region_min.x : a == 1 ? f->region_min.y : f->region_min.z;
-        double rhi = a == 0 ? f->region_max.x : a == 1 ? f->region_max.y : f->region_max.z;
-        if (o + hi < rlo || o + lo > rhi) return false;
-    }
+    double o[3] = {qy->origin.x, qy->origin.y, qy->origin.z};
+    double rlo[3] = {f->region_min.x, f->region_min.y, f->region_min.z};
+    double rhi[3] = {f->region_max.x, f->region_max.y, f->region_max.z};
+    for (int a = 0; a < 3; a++)
+        if (o[a] + hi[a] < rlo[a] || o[a] + lo[a] > rhi[a]) return false;
     return true;
 }
+
+static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const float hi[3]);
 
 static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint32_t count) {
     gait__tri tri;
     for (uint32_t i = first; i < first + count; i++) {
         const gait__ltri *s = &lm->tris[i];
-        {
-            /* triangle box against the query's box (a sweep's or ray's covers its whole
-             * motion, grown by the radius): most candidates stop here */
-            bool out = false;
-            for (int a = 0; a < 3 && !out; a++) {
-                float lo = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
-                float hi = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
-                double qlo = a == 0 ? qy->llo.x : a == 1 ? qy->llo.y : qy->llo.z;
-                double qhi = a == 0 ? qy->lhi.x : a == 1 ? qy->lhi.y : qy->lhi.z;
-                out = hi < qlo || lo > qhi;
-            }
-            if (out) continue;
+        /* triangle box against the query's box (a sweep's or ray's covers its whole motion,
+         * grown by the radius): most candidates stop here */
+        float lo[3], hi[3];
+        bool out = false;
+        for (int a = 0; a < 3 && !out; a++) {
+            lo[a] = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
+            hi[a] = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
+            out = hi[a] < qy->flo[a] || lo[a] > qy->fhi[a];
         }
-        if (qy->region_filter && region_skips(qy, s)) continue;
-        ltri_to_tri(s, &tri);
-        on_tri(qy, &tri, (int)s->index);
+        if (out) continue;
+        if (qy->kind == Q_GATHER) {
+            gather_add(qy, s, lo, hi);
+            continue;
+        }
+        if (qy->region_filter && region_skips(qy, lo, hi)) continue;
+        ltri_to_tri(s->v, s->flags, &tri);
+        on_tri(qy, &tri, (int)s->index, s->flags);
     }
 }
 
 /* Entry time (fraction of the motion) of the centre ray into a box grown by ext; false when
  * it misses within [0, tmax]. */
-static bool slab(gait_vec3 c, gait_vec3 d, const float *lo, const float *hi, gait_vec3 ext,
+static bool slab(gait_vec3 c, gait_vec3 d, const double lo[3], const double hi[3], gait_vec3 ext,
                  double tmax, double *enter) {
     double t0 = 0, t1 = tmax;
     double cc[3] = {c.x, c.y, c.z}, dd[3] = {d.x, d.y, d.z}, ee[3] = {ext.x, ext.y, ext.z};
@@ -260,42 +348,90 @@ static bool slab(gait_vec3 c, gait_vec3 d, const float *lo, const float *hi, gai
     return true;
 }
 
-static bool node_reached(const query *qy, const gait__onode *nd) {
-    if (qy->kind == Q_OVERLAP) {
-        return !(nd->max[0] < qy->llo.x || nd->min[0] > qy->lhi.x || nd->max[1] < qy->llo.y ||
-                 nd->min[1] > qy->lhi.y || nd->max[2] < qy->llo.z || nd->min[2] > qy->lhi.z);
+/* Bit k set when child k's box meets the query's box (lo rounded up, hi down: exact). */
+static inline unsigned node_hits(const gait__bnode *nd, const float lo[3], const float hi[3]) {
+#if defined(__SSE2__)
+    __m128 m = _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(nd->max[0]), _mm_set1_ps(lo[0])),
+                          _mm_cmple_ps(_mm_loadu_ps(nd->min[0]), _mm_set1_ps(hi[0])));
+    m = _mm_and_ps(m, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(nd->max[1]), _mm_set1_ps(lo[1])),
+                                 _mm_cmple_ps(_mm_loadu_ps(nd->min[1]), _mm_set1_ps(hi[1]))));
+    m = _mm_and_ps(m, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(nd->max[2]), _mm_set1_ps(lo[2])),
+                                 _mm_cmple_ps(_mm_loadu_ps(nd->min[2]), _mm_set1_ps(hi[2]))));
+    return (unsigned)_mm_movemask_ps(m);
+#else
+    unsigned mask = 0;
+    for (int k = 0; k < 4; k++)
+        if (nd->max[0][k] >= lo[0] && nd->min[0][k] <= hi[0] && nd->max[1][k] >= lo[1] &&
+            nd->min[1][k] <= hi[1] && nd->max[2][k] >= lo[2] && nd->min[2][k] <= hi[2])
+            mask |= 1u << k;
+    return mask;
+#endif
+}
+
+/* Sets the query's landmark; false when the filter ignores the whole of it. */
+static bool enter_landmark(query *qy, int slot, gait_vec3 origin) {
+    set_frame(qy, origin);
+    qy->lm.index1 = slot + 1;
+    qy->lm.generation = qy->c->generation[slot];
+    qy->lmp = qy->c->slot[slot];
+    const gait_filter *f = qy->f;
+    qy->region_filter = false;
+    if (f && f->ignore.index1 == qy->lm.index1 && f->ignore.generation == qy->lm.generation) {
+        if (!f->ignore_region_only) return false;
+        qy->region_filter = true;
     }
-    double enter;
-    if (!slab(qy->lcen, qy->d, nd->min, nd->max, qy->lext, 1.0, &enter)) return false;
-    return !qy->found || enter <= qy->best_t;
+    return true;
 }
 
 static void walk_landmark(query *qy, int slot) {
     const gait__landmark *lm = qy->c->slot[slot];
-    set_frame(qy, lm->origin);
-    qy->lm.index1 = slot + 1;
-    qy->lm.generation = qy->c->generation[slot];
-    const gait_filter *f = qy->f;
-    qy->region_filter = false;
-    if (f && f->ignore.index1 == qy->lm.index1 && f->ignore.generation == qy->lm.generation) {
-        if (!f->ignore_region_only) return;
-        qy->region_filter = true;
-    }
+    if (!enter_landmark(qy, slot, lm->origin)) return;
     if (qy->brute) {
         leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count);
         return;
     }
+    bool timed = qy->kind == Q_SWEEP || qy->kind == Q_RAY;
     uint32_t stack[GAIT__STACK_SIZE];
+    double enter_at[GAIT__STACK_SIZE];
     int sp = 0;
-    stack[sp++] = 0;
+    stack[sp] = 0;
+    enter_at[sp++] = 0;
     while (sp > 0) {
-        const gait__onode *nd = &lm->nodes[stack[--sp]];
-        if (!node_reached(qy, nd)) continue;
-        if (nd->children == 0) {
-            leaf_tris(qy, lm, nd->first, nd->count);
-        } else {
-            for (uint32_t k = 0; k < nd->children; k++) stack[sp++] = nd->first + k;
+        sp--;
+        /* a node entered after the best hit so far holds no earlier one */
+        if (timed && qy->found && enter_at[sp] > qy->best_t) continue;
+        const gait__bnode *nd = &lm->nodes[stack[sp]];
+        unsigned mask = node_hits(nd, qy->flo, qy->fhi);
+        if (!mask) continue;
+        int kids[4], nk = 0;
+        double when[4];
+        for (int k = 0; k < 4; k++) {
+            if (!(mask & (1u << k))) continue;
+            double e = 0;
+            if (timed) {
+                double lo[3] = {nd->min[0][k], nd->min[1][k], nd->min[2][k]};
+                double hi[3] = {nd->max[0][k], nd->max[1][k], nd->max[2][k]};
+                if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
+                if (qy->found && e > qy->best_t) continue;
+            }
+            /* nearest first: insertion by entry time */
+            int at = nk++;
+            while (at > 0 && when[at - 1] > e) {
+                kids[at] = kids[at - 1];
+                when[at] = when[at - 1];
+                at--;
+            }
+            kids[at] = k;
+            when[at] = e;
         }
+        /* leaves now, nearest first; inner nodes pushed farthest first so the nearest pops next */
+        for (int i = 0; i < nk; i++)
+            if (nd->count[kids[i]]) leaf_tris(qy, lm, nd->child[kids[i]], nd->count[kids[i]]);
+        for (int i = nk - 1; i >= 0; i--)
+            if (!nd->count[kids[i]]) {
+                stack[sp] = nd->child[kids[i]];
+                enter_at[sp++] = when[i];
+            }
     }
 }
 
@@ -304,13 +440,21 @@ static bool box_reached(const query *qy, const gait__landmark *lm) {
              lm->bmin.y > qy->hi.y || lm->bmax.z < qy->lo.z || lm->bmin.z > qy->hi.z);
 }
 
+static void gather_end_landmark(query *qy, int slot);
+
+static void visit_landmark(query *qy, int slot) {
+    if (qy->kind == Q_GATHER) qy->run_first = qy->g->count;
+    walk_landmark(qy, slot);
+    if (qy->kind == Q_GATHER) gather_end_landmark(qy, slot);
+}
+
 static void walk(query *qy) {
     const gait_collider *c = qy->c;
     const gait_filter *f = qy->f;
     if (c->terrain.present && !(f && f->skip_terrain)) walk_terrain(qy);
     if (f && f->skip_landmarks) return;
     if (qy->brute) {
-        for (int i = 0; i < c->live; i++) walk_landmark(qy, c->dense_slot[i]);
+        for (int i = 0; i < c->live; i++) visit_landmark(qy, c->dense_slot[i]);
         return;
     }
     /* the grid cells that can hold a landmark reaching the query's box: its own cells and
@@ -326,19 +470,197 @@ static void walk(query *qy) {
             if (b[3] < qy->lo.x || b[0] > qy->hi.x || b[4] < qy->lo.y || b[1] > qy->hi.y ||
                 b[5] < qy->lo.z || b[2] > qy->hi.z)
                 continue;
-            walk_landmark(qy, c->dense_slot[i]);
+            visit_landmark(qy, c->dense_slot[i]);
         }
         return;
     }
     for (int s = c->big_head; s >= 0; s = c->slot[s]->grid_next)
-        if (box_reached(qy, c->slot[s])) walk_landmark(qy, s);
+        if (box_reached(qy, c->slot[s])) visit_landmark(qy, s);
     for (int32_t gz = (int32_t)cz0; gz <= (int32_t)cz1; gz++)
         for (int32_t gx = (int32_t)cx0; gx <= (int32_t)cx1; gx++)
             for (int s = c->bucket[gait__grid_bucket(gx, gz)]; s >= 0; s = c->slot[s]->grid_next) {
                 const gait__landmark *lm = c->slot[s];
                 /* buckets are shared by far cells: only this cell's landmarks */
-                if (lm->gx == gx && lm->gz == gz && box_reached(qy, lm)) walk_landmark(qy, s);
+                if (lm->gx == gx && lm->gz == gz && box_reached(qy, lm)) visit_landmark(qy, s);
             }
+}
+
+/* ---- gathers ------------------------------------------------------------------------------- */
+
+/* The scratch a gather lays out: runs of triangles by landmark, their boxes (landmark-local
+ * floats, one array per bound and axis, 4 spare entries so a 4-wide load never reads past
+ * the end) and the triangles, each turned into doubles (gait__tri) the first time a query
+ * reaches it. */
+typedef struct gather_run {
+    gait_vec3 origin;
+    int slot;
+    int first, count;
+} gather_run;
+
+typedef struct gather_tri {
+    float v[9];
+    uint32_t index, flags;
+    uint32_t built;
+} gather_tri;
+
+typedef struct gather_mem {
+    int cap;
+    int runs;
+    gather_run *run;
+    float *bmin[3], *bmax[3];
+    gather_tri *tri;
+    gait__tri *dtri;
+} gather_mem;
+
+#define GATHER_ALIGN 64
+static size_t align_up(size_t n) { return (n + GATHER_ALIGN - 1) & ~(size_t)(GATHER_ALIGN - 1); }
+
+static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
+    size_t at = align_up(sizeof(gather_mem));
+    size_t run_at = at;
+    at += align_up((size_t)cap * sizeof(gather_run));
+    size_t b_at[6];
+    for (int k = 0; k < 6; k++) {
+        b_at[k] = at;
+        at += align_up(((size_t)cap + 4) * sizeof(float));
+    }
+    size_t tri_at = at;
+    at += align_up((size_t)cap * sizeof(gather_tri));
+    size_t dtri_at = at;
+    at += align_up((size_t)cap * sizeof(gait__tri));
+    if (base) {
+        gather_mem *m = (gather_mem *)(void *)base;
+        m->cap = cap;
+        m->runs = 0;
+        m->run = (gather_run *)(void *)(base + run_at);
+        for (int a = 0; a < 3; a++) {
+            m->bmin[a] = (float *)(void *)(base + b_at[a]);
+            m->bmax[a] = (float *)(void *)(base + b_at[3 + a]);
+        }
+        m->tri = (gather_tri *)(void *)(base + tri_at);
+        m->dtri = (gait__tri *)(void *)(base + dtri_at);
+        *out = m;
+    }
+    return at;
+}
+
+#define GATHER_MAX (1 << 20)
+
+size_t gait_gather_scratch_bytes(int capacity) {
+    if (capacity < 1 || capacity > GATHER_MAX) return 0;
+    return gather_layout(capacity, NULL, NULL) + GATHER_ALIGN; /* + the scratch's own alignment */
+}
+
+gait_status gait_gather_init(gait_gather *g, void *scratch, size_t bytes) {
+    if (!g) return GAIT_ERR_INVALID_ARGUMENT;
+    memset(g, 0, sizeof *g);
+    if (!scratch) return GAIT_ERR_INVALID_ARGUMENT;
+    uintptr_t p = (uintptr_t)scratch, a = (p + GATHER_ALIGN - 1) & ~(uintptr_t)(GATHER_ALIGN - 1);
+    if (bytes < a - p) return GAIT_ERR_CAPACITY;
+    size_t room = bytes - (size_t)(a - p);
+    /* the largest capacity that fits (the layout grows with it) */
+    int lo = 0, hi = GATHER_MAX;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (gather_layout(mid, NULL, NULL) <= room) lo = mid;
+        else hi = mid - 1;
+    }
+    if (lo < 1) return GAIT_ERR_CAPACITY;
+    gather_mem *m;
+    gather_layout(lo, (unsigned char *)a, &m);
+    g->capacity = lo;
+    g->internal = m;
+    return GAIT_OK;
+}
+
+static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const float hi[3]) {
+    gait_gather *g = qy->g;
+    gather_mem *m = g->internal;
+    if (g->count >= m->cap) {
+        g->overflow = true;
+        return;
+    }
+    int i = g->count++;
+    for (int a = 0; a < 3; a++) {
+        m->bmin[a][i] = lo[a];
+        m->bmax[a][i] = hi[a];
+    }
+    memcpy(m->tri[i].v, s->v, sizeof s->v);
+    m->tri[i].index = s->index;
+    m->tri[i].flags = s->flags;
+    m->tri[i].built = 0;
+}
+
+static void gather_end_landmark(query *qy, int slot) {
+    gait_gather *g = qy->g;
+    gather_mem *m = g->internal;
+    if (g->count == qy->run_first || g->overflow) return;
+    gather_run *r = &m->run[m->runs++]; /* runs <= triangles <= cap */
+    r->origin = qy->c->slot[slot]->origin;
+    r->slot = slot;
+    r->first = qy->run_first;
+    r->count = g->count - qy->run_first;
+}
+
+/* Whether the gather holds every landmark triangle a query of box [lo, hi] can meet. */
+static bool gather_holds(const gait_gather *g, const gait_collider *c, gait_vec3 lo, gait_vec3 hi) {
+    return g->internal && g->collider == c && !g->overflow && g->revision == c->revision &&
+           lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
+           hi.y <= g->hi.y && hi.z <= g->hi.z;
+}
+
+/* Mask of the 4 triangles from i on whose boxes meet the query's box. */
+static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3], const float hi[3]) {
+#if defined(__SSE2__)
+    __m128 k = _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[0] + i), _mm_set1_ps(lo[0])),
+                          _mm_cmple_ps(_mm_loadu_ps(m->bmin[0] + i), _mm_set1_ps(hi[0])));
+    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[1] + i), _mm_set1_ps(lo[1])),
+                                 _mm_cmple_ps(_mm_loadu_ps(m->bmin[1] + i), _mm_set1_ps(hi[1]))));
+    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[2] + i), _mm_set1_ps(lo[2])),
+                                 _mm_cmple_ps(_mm_loadu_ps(m->bmin[2] + i), _mm_set1_ps(hi[2]))));
+    return (unsigned)_mm_movemask_ps(k);
+#else
+    unsigned mask = 0;
+    for (int j = 0; j < 4; j++)
+        if (m->bmax[0][i + j] >= lo[0] && m->bmin[0][i + j] <= hi[0] && m->bmax[1][i + j] >= lo[1] &&
+            m->bmin[1][i + j] <= hi[1] && m->bmax[2][i + j] >= lo[2] && m->bmin[2][i + j] <= hi[2])
+            mask |= 1u << j;
+    return mask;
+#endif
+}
+
+/* A query answered from the gather: the terrain as usual, then the gathered triangles by
+ * landmark, four boxes at a time, the survivors through the kernels. */
+static void walk_gathered(query *qy, gait_gather *g) {
+    const gait_collider *c = qy->c;
+    const gait_filter *f = qy->f;
+    if (c->terrain.present && !(f && f->skip_terrain)) walk_terrain(qy);
+    if (f && f->skip_landmarks) return;
+    gather_mem *m = g->internal;
+    for (int r = 0; r < m->runs; r++) {
+        const gather_run *run = &m->run[r];
+        if (!enter_landmark(qy, run->slot, run->origin)) continue;
+        int end = run->first + run->count;
+        for (int i = run->first; i < end; i += 4) {
+            unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
+            if (end - i < 4) mask &= (1u << (end - i)) - 1;
+            while (mask) {
+                int j = i + __builtin_ctz(mask);
+                mask &= mask - 1;
+                const gather_tri *s = &m->tri[j];
+                if (qy->region_filter) {
+                    float lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
+                    float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
+                    if (region_skips(qy, lo, hi)) continue;
+                }
+                if (!s->built) {
+                    ltri_to_tri(s->v, s->flags, &m->dtri[j]);
+                    m->tri[j].built = 1;
+                }
+                on_tri(qy, &m->dtri[j], (int)s->index, s->flags);
+            }
+        }
+    }
 }
 
 /* ---- setup and the public entry points -------------------------------------------------- */
@@ -373,9 +695,15 @@ static void query_init(query *qy, const gait_collider *c, const gait_filter *f, 
     qy->hi = v3_add(hi, v3(g, g, g));
 }
 
-int gait__capsule_overlap_ex(const gait_collider *c, const gait_capsule *capsule,
-                             const gait_filter *filter, gait_contact_point *out, int capacity,
-                             bool *truncated, int brute) {
+/* Runs the query: from the gather when it holds the query's box, else through the trees. */
+static void run(query *qy, gait_gather *g) {
+    if (g && gather_holds(g, qy->c, qy->lo, qy->hi)) walk_gathered(qy, g);
+    else walk(qy);
+}
+
+static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsule *capsule,
+                       const gait_filter *filter, gait_contact_point *out, int capacity,
+                       bool *truncated, int brute) {
     if (truncated) *truncated = false;
     if (!c || !capsule || capacity < 0 || (!out && capacity > 0)) return -1;
     if (!v3_finite(capsule->a) || !v3_finite(capsule->b) || !(capsule->radius > 0) ||
@@ -385,15 +713,22 @@ int gait__capsule_overlap_ex(const gait_collider *c, const gait_capsule *capsule
     query_init(&qy, c, filter, Q_OVERLAP, capsule->a, capsule->b, capsule->radius, v3(0, 0, 0), brute);
     qy.out = out;
     qy.cap = capacity;
-    walk(&qy);
+    run(&qy, g);
+    sort_contacts(out, qy.n);
     if (truncated) *truncated = qy.truncated;
     return qy.n;
+}
+
+int gait__capsule_overlap_ex(const gait_collider *c, const gait_capsule *capsule,
+                             const gait_filter *filter, gait_contact_point *out, int capacity,
+                             bool *truncated, int brute) {
+    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, brute);
 }
 
 int gait_collider_capsule_overlap(const gait_collider *c, const gait_capsule *capsule,
                                   const gait_filter *filter, gait_contact_point *out,
                                   int capacity, bool *truncated) {
-    return gait__capsule_overlap_ex(c, capsule, filter, out, capacity, truncated, 0);
+    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, 0);
 }
 
 static void fill_hit(const query *qy, gait_vec3 delta, double skin, gait_hit *out) {
@@ -410,44 +745,111 @@ static void fill_hit(const query *qy, gait_vec3 delta, double skin, gait_hit *ou
     out->start_solid = qy->best.start_solid;
 }
 
-bool gait__capsule_sweep_ex(const gait_collider *c, const gait_capsule *capsule, gait_vec3 delta,
-                            const gait_filter *filter, gait_hit *out, int brute) {
+static bool sweep_run(const gait_collider *c, gait_gather *g, const gait_capsule *capsule,
+                      gait_vec3 delta, const gait_filter *filter, gait_hit *out, int brute) {
     if (!c || !capsule || !v3_finite(capsule->a) || !v3_finite(capsule->b) ||
         !(capsule->radius > 0) || !isfinite(capsule->radius) || !v3_finite(delta) ||
         !filter_valid(filter))
         return false;
     query qy;
     query_init(&qy, c, filter, Q_SWEEP, capsule->a, capsule->b, capsule->radius, delta, brute);
-    walk(&qy);
+    run(&qy, g);
     if (!qy.found) return false;
     if (out) fill_hit(&qy, delta, c->def.sweep_skin, out);
     return true;
 }
 
+bool gait__capsule_sweep_ex(const gait_collider *c, const gait_capsule *capsule, gait_vec3 delta,
+                            const gait_filter *filter, gait_hit *out, int brute) {
+    return sweep_run(c, NULL, capsule, delta, filter, out, brute);
+}
+
 bool gait_collider_capsule_sweep(const gait_collider *c, const gait_capsule *capsule,
                                  gait_vec3 delta, const gait_filter *filter, gait_hit *out) {
-    return gait__capsule_sweep_ex(c, capsule, delta, filter, out, 0);
+    return sweep_run(c, NULL, capsule, delta, filter, out, 0);
 }
 
 bool gait_collider_sphere_cast(const gait_collider *c, gait_vec3 from, double radius,
                                gait_vec3 delta, const gait_filter *filter, gait_hit *out) {
     gait_capsule cap = {from, from, radius};
-    return gait__capsule_sweep_ex(c, &cap, delta, filter, out, 0);
+    return sweep_run(c, NULL, &cap, delta, filter, out, 0);
 }
 
-bool gait__ray_cast_ex(const gait_collider *c, gait_vec3 origin, gait_vec3 delta,
-                       const gait_filter *filter, gait_hit *out, int brute) {
+static bool ray_run(const gait_collider *c, gait_gather *g, gait_vec3 origin, gait_vec3 delta,
+                    const gait_filter *filter, gait_hit *out, int brute) {
     if (!c || !v3_finite(origin) || !v3_finite(delta) || !filter_valid(filter)) return false;
     if (v3_len2(delta) == 0) return false;
     query qy;
     query_init(&qy, c, filter, Q_RAY, origin, origin, 0, delta, brute);
-    walk(&qy);
+    run(&qy, g);
     if (!qy.found) return false;
     if (out) fill_hit(&qy, delta, 0, out); /* a ray reports the exact surface, no skin */
     return true;
 }
 
+bool gait__ray_cast_ex(const gait_collider *c, gait_vec3 origin, gait_vec3 delta,
+                       const gait_filter *filter, gait_hit *out, int brute) {
+    return ray_run(c, NULL, origin, delta, filter, out, brute);
+}
+
 bool gait_collider_ray_cast(const gait_collider *c, gait_vec3 origin, gait_vec3 delta,
                             const gait_filter *filter, gait_hit *out) {
-    return gait__ray_cast_ex(c, origin, delta, filter, out, 0);
+    return ray_run(c, NULL, origin, delta, filter, out, 0);
+}
+
+/* ---- gathered queries ----------------------------------------------------------------------- */
+
+gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3 hi, gait_gather *g) {
+    if (!g || !g->internal) return GAIT_ERR_INVALID_ARGUMENT;
+    gather_mem *m = g->internal;
+    g->collider = NULL;
+    g->count = 0;
+    g->overflow = false;
+    m->runs = 0;
+    if (!c || !v3_finite(lo) || !v3_finite(hi) || !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
+        return GAIT_ERR_INVALID_ARGUMENT;
+    g->collider = c;
+    g->revision = c->revision;
+    g->lo = lo;
+    g->hi = hi;
+    /* a box query of the landmarks alone: the terrain is read per query (it is a function) */
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    query qy;
+    query_init(&qy, c, &f, Q_GATHER, lo, hi, 0, v3(0, 0, 0), 0);
+    qy.g = g;
+    walk(&qy);
+    if (g->overflow) {
+        g->count = 0;
+        m->runs = 0;
+    }
+    return GAIT_OK;
+}
+
+bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi) {
+    return g && g->collider && gather_holds(g, g->collider, lo, hi);
+}
+
+int gait_gather_capsule_overlap(gait_gather *g, const gait_capsule *capsule, const gait_filter *filter,
+                                gait_contact_point *out, int capacity, bool *truncated) {
+    if (truncated) *truncated = false;
+    if (!g) return -1;
+    return overlap_run(g->collider, g, capsule, filter, out, capacity, truncated, 0);
+}
+
+bool gait_gather_capsule_sweep(gait_gather *g, const gait_capsule *capsule, gait_vec3 delta,
+                               const gait_filter *filter, gait_hit *out) {
+    return g && sweep_run(g->collider, g, capsule, delta, filter, out, 0);
+}
+
+bool gait_gather_sphere_cast(gait_gather *g, gait_vec3 from, double radius, gait_vec3 delta,
+                             const gait_filter *filter, gait_hit *out) {
+    gait_capsule cap = {from, from, radius};
+    return g && sweep_run(g->collider, g, &cap, delta, filter, out, 0);
+}
+
+bool gait_gather_ray_cast(gait_gather *g, gait_vec3 origin, gait_vec3 delta, const gait_filter *filter,
+                          gait_hit *out) {
+    return g && ray_run(g->collider, g, origin, delta, filter, out, 0);
 }
