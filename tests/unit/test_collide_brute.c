@@ -477,3 +477,59 @@ TEST(collide_top_level_grid_equals_brute_force) {
     CHECK(hits > 500);
     gait_collider_destroy(c);
 }
+
+/* The sweep kernel skips what cannot change its answer (feature tests whose boxes show no hit,
+ * triangles whose plane is reached after the best hit so far or away from them, a face's edges
+ * when the face is met first). Where that matters most, bit for bit against the unpruned
+ * brute-force path: capsules and spheres dropped onto, and slid into, tessellated floors, walls
+ * and steps, from points on the grid's vertices and edges (ties between coplanar triangles) and
+ * anywhere near them. */
+TEST(collide_sweep_pruning_keeps_every_hit_on_tessellations) {
+    rng r = {777};
+    gait_collider *c = make_collider(NULL);
+    int n = 8;
+    float *t = malloc(sizeof(float) * 9 * 2 * (size_t)(n * n));
+    gait_vec3 zero = {0, 0, 0};
+    floor_grid(t, n, -4, -4, 8, 0, 0, 1u); /* 1 m grid, flat */
+    add_tris(c, t, n * n * 2, zero);
+    floor_grid(t, n, 4, -4, 8, 0.3f, 0.6f, 2u); /* jittered, a step higher */
+    add_tris(c, t, n * n * 2, zero);
+    /* a wall of 0.5 m triangles: the floor grid turned upright at x = -4.5 */
+    floor_grid(t, n, -4, 0, 4, 0, 0, 3u);
+    for (int k = 0; k < n * n * 2 * 3; k++) {
+        float x = t[3 * k], z = t[3 * k + 2];
+        t[3 * k] = -4.5f;
+        t[3 * k + 1] = x + 4;
+        t[3 * k + 2] = z - 2;
+    }
+    add_tris(c, t, n * n * 2, zero);
+    add_box(c, 1, 0, 1, 2, 0.25f, 2); /* a kerb */
+    free(t);
+    int hits = 0, mismatches = 0;
+    for (int i = 0; i < 20000; i++) {
+        /* a start on the grid's lines now and then (exact ties), else anywhere */
+        double x = rr(&r, -5, 11), z = rr(&r, -5, 5);
+        if (i % 3 == 0) x = floor(x * 2) / 2;
+        if (i % 5 == 0) z = floor(z * 2) / 2;
+        double rad = i % 7 == 0 ? rr(&r, 0.05, 0.6) : 0.3;
+        double y = rr(&r, 0, 1.5) + rad;
+        gait_capsule cap = {{x, y, z}, {x, y + (i % 4 == 0 ? 0 : 1.1), z}, rad};
+        gait_vec3 d;
+        int kind = i % 4;
+        if (kind == 0) d = (gait_vec3){0, -rr(&r, 0.2, 3), 0};                       /* drop */
+        else if (kind == 1) d = (gait_vec3){rr(&r, -1, 1), -rr(&r, 0, 1), rr(&r, -1, 1)}; /* slant */
+        else if (kind == 2) d = (gait_vec3){-rr(&r, 0, 3), 0, rr(&r, -0.5, 0.5)};       /* into the wall */
+        else d = (gait_vec3){rr(&r, -0.3, 0.3), 0, rr(&r, -0.3, 0.3)};                  /* a walk */
+        gait_hit ha, hb;
+        memset(&ha, 0, sizeof ha);
+        memset(&hb, 0, sizeof hb);
+        bool fa = gait__capsule_sweep_ex(c, &cap, d, NULL, &ha, 0);
+        bool fb = gait__capsule_sweep_ex(c, &cap, d, NULL, &hb, 1);
+        hits += fa;
+        if (fa != fb || (fa && !same_hit(&ha, &hb))) mismatches++;
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    printf("  tessellations: %d sweeps, %d hits\n", 20000, hits);
+    CHECK(hits > 5000);
+    gait_collider_destroy(c);
+}

@@ -2,7 +2,8 @@
  * into nodes of four children (gait__bnode).
  *
  * Binned SAH (Wald, "On fast Construction of SAH-based Bounding Volume Hierarchies", 2007): the
- * triangles' centroids are binned along each axis into 16 bins; the split between bins that
+ * triangles' centroids are binned into 16 bins along each axis (nodes of 64 triangles or
+ * more; below, along the longest axis of the centroids only); the split between bins that
  * minimises (area left x count left + area right x count right) / area wins, unless keeping
  * the node a leaf is cheaper (cost 1 per triangle, 1 per traversal step). Real levels mix 100 m
  * floor triangles with 5 cm props: the heuristic puts each in a node of its own size, where an
@@ -101,12 +102,18 @@ static void build2(builder *b, int ni, int first, int count, int depth) {
     nd->left = nd->right = -1;
     nd->first = first;
     nd->count = count;
-    if (count <= 1) return;
+    /* four triangles or fewer: a leaf (the heuristic keeps them so all but always) */
+    if (count <= 4) return;
 
     int best_axis = -1, best_split = 0;
     double best_cost = INFINITY;
+    /* every axis near the root, where the choice shapes most of the tree; the longest below */
+    int longest = 0;
+    for (int a = 1; a < 3; a++)
+        if ((double)chi[a] - clo[a] > (double)chi[longest] - clo[longest]) longest = a;
     if (depth < BALANCED_DEPTH) {
         for (int axis = 0; axis < 3; axis++) {
+            if (count < 64 && axis != longest) continue;
             double ext = (double)chi[axis] - clo[axis];
             if (!(ext > 0)) continue;
             int cnt[BINS];

@@ -143,6 +143,35 @@ static bool inside_tri(gait_vec3 x, const gait__tri *t) {
     return true;
 }
 
+/* The triangle's edges as in-plane separating axes: m[i] the unit outward normal of edge i in
+ * the triangle's plane, o[i] = dot(m[i], v[i]). Every point of the triangle has dot(m[i], x) <=
+ * o[i]; a point with dot(m[i], x) - o[i] = s > 0 lies at least s from it (and, as m[i] is
+ * perpendicular to the normal, at least sqrt(s^2 + h^2) when h off its plane). */
+typedef struct edge_planes {
+    gait_vec3 m[3];
+    double o[3];
+} edge_planes;
+
+static inline void edge_planes_of(const gait__tri *t, edge_planes *ep) {
+    for (int i = 0; i < 3; i++) {
+        gait_vec3 v = t->v[i], e = v3_sub(t->v[(i + 1) % 3], v);
+        ep->m[i] = v3_scale(v3_cross(e, t->n), 1.0 / sqrt(v3_dot(e, e)));
+        ep->o[i] = v3_dot(ep->m[i], v);
+    }
+}
+
+/* Whether the segment p-q stays beyond one edge's line by more than r (+ the gap) over a move
+ * by d: then no point of the capsule comes within r of the triangle. */
+static inline bool separated(const edge_planes *ep, gait_vec3 p, gait_vec3 q, gait_vec3 d, double r) {
+    for (int i = 0; i < 3; i++) {
+        double s0 = v3_dot(ep->m[i], p) - ep->o[i], s1 = v3_dot(ep->m[i], q) - ep->o[i];
+        double dd = v3_dot(ep->m[i], d);
+        double lo = dmin(s0, s1) + dmin(dd, 0);
+        if (lo > r + PRUNE_GAP) return true;
+    }
+    return false;
+}
+
 /* Squared distance between two boxes (0 when they meet): no pair of their points is nearer. */
 static inline double box_dist2(const box3 *a, const box3 *b) {
     double s = 0;
@@ -230,11 +259,16 @@ static bool feature_internal(int feature, unsigned flags) {
     return !(flags & (1u << v)) && !(flags & (1u << ((v + 2) % 3)));
 }
 
-bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
-                       gait__tri_contact *out, bool prune) {
-    gait_vec3 a = t->v[0];
-    double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
-    if ((dp >= r && dq >= r) || (dp <= -r && dq <= -r)) return false;
+/* The capsule test past the plane test; ep (may be NULL: not pruned) are the triangle's edge
+ * planes when the caller has them. */
+static bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t, double dp,
+                             double dq, const edge_planes *ep, gait__tri_contact *out, bool prune) {
+    edge_planes own;
+    if (prune && !ep) {
+        edge_planes_of(t, &own);
+        ep = &own;
+    }
+    if (prune && separated(ep, p, q, v3(0, 0, 0), r)) return false;
     gait_vec3 sp, tp;
     int feature;
     double d2 = gait__seg_tri_closest(p, q, t, &sp, &tp, &feature, prune);
@@ -261,6 +295,14 @@ bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
         }
     }
     return out->depth > 0;
+}
+
+bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
+                       gait__tri_contact *out, bool prune) {
+    gait_vec3 a = t->v[0];
+    double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
+    if ((dp >= r && dq >= r) || (dp <= -r && dq <= -r)) return false;
+    return capsule_tri_near(p, q, r, t, dp, dq, NULL, out, prune);
 }
 
 /* ---- sweeps --------------------------------------------------------------------------- */
@@ -336,21 +378,80 @@ static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gai
     b->found = true;
 }
 
+/* The approach to the plane (pruning only). A capsule on one side of the triangle's plane,
+ * moving towards it, first comes within r of the plane at t_plane (its nearer end). Each edge's
+ * in-plane outward normal separates the triangle from the capsule's axis there: if the axis,
+ * at t_plane, lies a distance delta beyond one edge's line, every axis point is at least
+ * sqrt(r^2 + delta^2) from the triangle (r off the plane, delta across), so the capsule still
+ * has sqrt(r^2 + delta^2) - r to travel: no contact before t_plane + that / |d|. If it lies
+ * inside every edge's line by delta, no edge or vertex is touched before that time either: the
+ * face is met first. Either bound is used only with PRUNE_TIME_GAP (m) to spare, a hundred
+ * times what the kernels' rounding can move a contact (grazing hits included). */
+#define PRUNE_TIME_GAP 1e-5
+
+typedef struct approach {
+    bool none;                  /* no contact can come at or before t_bound */
+    bool face_first;            /* no edge or vertex can be met before the face */
+} approach;
+
+static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const edge_planes *ep_in,
+                               double dp, double dq, double dn, double t_bound) {
+    approach ap = {false, false};
+    const edge_planes ep = *ep_in;
+    /* beyond an edge by more than r the whole way: no contact at all */
+    if (separated(&ep, p, q, d, r)) {
+        ap.none = true;
+        return ap;
+    }
+    double side = dp >= 0 ? 1 : -1, sp = side * dp, sq = side * dq, sn = side * dn;
+    double dl = v3_len(d);
+    if (!(sp >= r && sq >= r && sn < -1e-6 * dl)) return ap;
+    double t_plane = (dmin(sp, sq) - r) / -sn;
+    if (t_plane > t_bound + 1e-9) {
+        ap.none = true;
+        return ap;
+    }
+    gait_vec3 y0 = v3_mad(p, d, t_plane), y1 = v3_mad(q, d, t_plane);
+    double out_max = -INFINITY, in_min = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        double o0 = v3_dot(ep.m[i], y0) - ep.o[i], o1 = v3_dot(ep.m[i], y1) - ep.o[i];
+        out_max = dmax(out_max, dmin(o0, o1));
+        in_min = dmin(in_min, dmin(-o0, -o1));
+    }
+    if (out_max > 0) {
+        double travel = sqrt(r * r + out_max * out_max) - r - PRUNE_TIME_GAP;
+        if (travel > 0 && t_plane + travel / dl > t_bound) ap.none = true;
+    }
+    if (in_min > 0 && sqrt(r * r + in_min * in_min) - r > PRUNE_TIME_GAP) ap.face_first = true;
+    return ap;
+}
+
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out, bool prune) {
+                     gait__tri_hit *out, bool prune, double t_bound) {
     gait_vec3 a = t->v[0], n = t->n;
     double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
     /* the capsule's signed distance to the plane over the whole motion */
     double lo = fmin(dp, dq) + fmin(0, dn), hi = fmax(dp, dq) + fmax(0, dn);
     if (lo >= r || hi <= -r) return false;
+    bool face_first = false;
+    edge_planes ep;
+    if (prune) {
+        edge_planes_of(t, &ep);
+        approach ap = plane_approach(p, q, r, d, &ep, dp, dq, dn, t_bound);
+        if (ap.none) return false;
+        face_first = ap.face_first;
+    }
 
-    /* the edges' boxes, once (pruning only) */
+    /* the edges' boxes, once (pruning only, when the edges are tested) */
     box3 ebox[3];
-    if (prune)
+    if (prune && !face_first)
         for (int i = 0; i < 3; i++) ebox[i] = seg_box(t->v[i], t->v[(i + 1) % 3], 0);
 
+    /* a start within r of the plane may overlap the triangle already (gait__capsule_tri's own
+     * plane test, then the rest of it) */
     gait__tri_contact c0;
-    if (gait__capsule_tri(p, q, r, t, &c0, prune)) {
+    bool near_plane = !((dp >= r && dq >= r) || (dp <= -r && dq <= -r));
+    if (near_plane && capsule_tri_near(p, q, r, t, dp, dq, prune ? &ep : NULL, &c0, prune)) {
         /* overlapping but leaving, or sliding along it: not in the way */
         if (!moves_into(d, c0.normal)) return false;
         out->t = 0;
@@ -381,7 +482,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
                 }
             }
         }
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3 && !face_first; i++) {
             gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
             if (!(prune && apart(&path, &ebox[i])) && ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
                 gait_vec3 x = v3_lerp(v0, v1, s);
@@ -394,7 +495,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
             }
         }
     }
-    if (seg) {
+    if (seg && !face_first) {
         gait_vec3 nd = v3_neg(d);
         /* the capsule's box at its start (grown by r), and over its whole motion */
         box3 cap0, swept;

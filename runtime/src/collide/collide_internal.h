@@ -170,7 +170,8 @@ bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
 
 /* First time t in [0, 1] at which the capsule p-q (radius r) moved by d touches the triangle.
  * r == 0 with p == q is a ray. *start_solid says it overlapped at t = 0 while moving into
- * the triangle (then t = 0). Hits on inactive edges use the face normal and are dropped when
+ * the triangle (then t = 0). t_bound (pruning only): the caller keeps only hits before it
+ * (its best so far, else 1), so a triangle shown to be met strictly later is not tested. Hits on inactive edges use the face normal and are dropped when
  * the motion does not go into the face. */
 typedef struct gait__tri_hit {
     double t;
@@ -178,7 +179,7 @@ typedef struct gait__tri_hit {
     bool start_solid;
 } gait__tri_hit;
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out, bool prune);
+                     gait__tri_hit *out, bool prune, double t_bound);
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out);
 
 /* Edge flag for edge (e0, e1) of a triangle with unit normal n, given the vertex w of the

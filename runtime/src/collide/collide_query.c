@@ -61,14 +61,26 @@ typedef struct query {
 static inline float mn3(float a, float b, float c) { float m = a < b ? a : b; return m < c ? m : c; }
 static inline float mx3(float a, float b, float c) { float m = a > b ? a : b; return m > c ? m : c; }
 
+/* The next float towards +inf (f finite, or -inf), and towards -inf (f finite, or +inf), by
+ * the bits: the libm call is most of the cost of a frame change otherwise. */
+static inline float next_up(float f) {
+    if (f == 0) return 1e-45f; /* the smallest subnormal, from either zero */
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = (u >> 31) ? u - 1 : u + 1;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline float next_down(float f) { return -next_up(-f); }
+
 /* The smallest float >= d and the largest float <= d. */
 static inline float float_up(double d) {
     float f = (float)d;
-    return (double)f < d ? nextafterf(f, INFINITY) : f;
+    return (double)f < d ? next_up(f) : f;
 }
 static inline float float_down(double d) {
     float f = (float)d;
-    return (double)f > d ? nextafterf(f, -INFINITY) : f;
+    return (double)f > d ? next_down(f) : f;
 }
 
 static gait_contact_class classify(const query *qy, gait_vec3 n) {
@@ -164,7 +176,8 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags)
     }
     gait__tri_hit h;
     bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->d, t, &h)
-                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h, !qy->brute);
+                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h, !qy->brute,
+                                                   qy->found ? qy->best_t : 1.0);
     if (!hit || !better(qy, h.t, qy->lm.index1, tri_index)) return;
     qy->found = true;
     qy->best_t = h.t;
@@ -390,7 +403,9 @@ static void walk_landmark(query *qy, int slot) {
         leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count);
         return;
     }
-    bool timed = qy->kind == Q_SWEEP || qy->kind == Q_RAY;
+    /* A sweep or ray longer than its shape is wide also culls by the entry time of its centre's
+     * ray into each box (and by the best hit so far); a short one's box says as much. */
+    bool timed = (qy->kind == Q_SWEEP || qy->kind == Q_RAY) && v3_len2(qy->d) > 4 * (qy->r + 0.05) * (qy->r + 0.05);
     uint32_t stack[GAIT__STACK_SIZE];
     double enter_at[GAIT__STACK_SIZE];
     int sp = 0;
@@ -402,18 +417,29 @@ static void walk_landmark(query *qy, int slot) {
         if (timed && qy->found && enter_at[sp] > qy->best_t) continue;
         const gait__bnode *nd = &lm->nodes[stack[sp]];
         unsigned mask = node_hits(nd, qy->flo, qy->fhi);
+        if (!timed) {
+            while (mask) {
+                int k = __builtin_ctz(mask);
+                mask &= mask - 1;
+                if (nd->count[k]) {
+                    leaf_tris(qy, lm, nd->child[k], nd->count[k]);
+                } else {
+                    stack[sp] = nd->child[k];
+                    enter_at[sp++] = 0;
+                }
+            }
+            continue;
+        }
         if (!mask) continue;
         int kids[4], nk = 0;
         double when[4];
         for (int k = 0; k < 4; k++) {
             if (!(mask & (1u << k))) continue;
             double e = 0;
-            if (timed) {
-                double lo[3] = {nd->min[0][k], nd->min[1][k], nd->min[2][k]};
-                double hi[3] = {nd->max[0][k], nd->max[1][k], nd->max[2][k]};
-                if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
-                if (qy->found && e > qy->best_t) continue;
-            }
+            double lo[3] = {nd->min[0][k], nd->min[1][k], nd->min[2][k]};
+            double hi[3] = {nd->max[0][k], nd->max[1][k], nd->max[2][k]};
+            if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
+            if (qy->found && e > qy->best_t) continue;
             /* nearest first: insertion by entry time */
             int at = nk++;
             while (at > 0 && when[at - 1] > e) {
