@@ -23,19 +23,22 @@ peers_ready() {
     return 0
 }
 
-# --- collide: octree build + capsule overlap, gait vs three.js, and scaling with triangles
+# --- collide: BVH build + capsule overlap, gait vs three.js, scaling with triangles (16x with
+#     FULL=1), a step's queries over 10^6 coincident triangles
 echo "== bench_collide"
+SIXTEEN=${FULL:+--sixteen}
 if peers_ready; then
-    "$OUT/bench_collide" --scene "$OUT/meadow" --three "$PEERS/three_octree.mjs" --json "$OUT/collide.json" || status=1
+    "$OUT/bench_collide" --scene "$OUT/meadow" --three "$PEERS/three_octree.mjs" --json "$OUT/collide.json" $SIXTEEN || status=1
 else
-    "$OUT/bench_collide" --scene "$OUT/meadow" --json "$OUT/collide.json" || status=1
+    "$OUT/bench_collide" --scene "$OUT/meadow" --json "$OUT/collide.json" $SIXTEEN || status=1
 fi
 
 # --- kit: the cost of a Lua kit hook per character-step (interpreted: kits run with the JIT off)
 echo "== bench_kit"
 "$OUT/bench_kit" --characters 64 --frames 2000 --root . || status=1
 
-# --- body: the body mover vs Rapier KCC, Jolt CharacterVirtual, three.js Octree (FULL=1: whole run)
+# --- body: the body mover and the whole character step vs Rapier KCC, Jolt CharacterVirtual,
+#     three.js Octree, on the meadow and a level (FULL=1: the whole run)
 BUILD="$BUILD" sh scripts/bench_body.sh || status=1
 
 # --- traverse: one traversal scan in µs (open ground, fence, block, too-high wall) in a field of 400 boxes

@@ -1,10 +1,11 @@
-/* Collision world benchmark on the meadow scene (docs/meadow-v1.md): octree build time and capsule
- * overlap queries per second, gait against three.js's Octree (fromGraphNode + capsuleIntersect)
- * on the same triangles and the same query capsules in the same run, plus gait's query cost
- * as the scene grows to 4x and 16x the triangles (tiled copies) at a fixed query count.
+/* Collision world benchmark on the meadow scene (docs/meadow-v1.md): BVH build time and
+ * capsule overlap queries per second, gait against three.js's Octree (fromGraphNode +
+ * capsuleIntersect) on the same triangles and the same query capsules in the same run, gait's
+ * query cost as the scene grows to 4x (and with --sixteen 16x) the triangles (tiled copies) at a
+ * fixed query count, and a step's queries over 10^6 coincident triangles against a clean floor.
  *
  *   build/bench/bench_collide [--scene PREFIX] [--queries N] [--passes N] [--three SCRIPT]
- *                             [--node NODE] [--json FILE] [--no-scaling]
+ *                             [--node NODE] [--json FILE] [--no-scaling] [--sixteen]
  *
  * PREFIX.bin/.json is read when present, else generated and written (the three.js side reads
  * it). The query capsules go to PREFIX_queries.bin (7 float64 each: a xyz, b xyz, radius). */
@@ -148,6 +149,68 @@ static double add_heightfield_boxes(gait_collider *c, const meadow_scene *s) {
     return now_s() - t0;
 }
 
+/* ---- coincident faces ---------------------------------------------------------------------- */
+
+/* A character's step over a floor: the queries a step asks (a sweep across, a sweep down onto the
+ * floor, an overlap of 16 contacts for the push-out), at n points, ns per step (median of passes). */
+static double floor_steps(const gait_collider *c, int n, int passes, long *hits) {
+    static gait_contact_point ct[16];
+    double *t = malloc(sizeof(double) * (size_t)passes);
+    uint32_t st = 99u;
+    for (int p = -1; p < passes; p++) {
+        long h = 0;
+        double t0 = now_s();
+        for (int i = 0; i < n; i++) {
+            double x = -8 + 16 * lcg(&st), z = -8 + 16 * lcg(&st);
+            gait_capsule cap = {{x, 0.302, z}, {x, 1.402, z}, 0.3};
+            gait_vec3 across = {0.1, 0, 0.05}, down = {0, -0.3, 0};
+            gait_hit hit;
+            h += gait_collider_capsule_sweep(c, &cap, across, NULL, &hit);
+            h += gait_collider_capsule_sweep(c, &cap, down, NULL, &hit);
+            cap.a.y -= 0.01; /* 8 mm into the floor */
+            cap.b.y -= 0.01;
+            h += gait_collider_capsule_overlap(c, &cap, NULL, ct, 16, NULL) > 0;
+        }
+        if (p >= 0) t[p] = (now_s() - t0) * 1e9 / n;
+        *hits = h;
+    }
+    double m = median(t, passes);
+    free(t);
+    return m;
+}
+
+/* 10^6 coincident triangles under a body against a clean floor of the same two triangles. */
+static void coincident(int passes, double *ratio) {
+    enum { COPIES = 500000 }; /* of a two-triangle floor: 10^6 triangles */
+    const float floor2[18] = {-10, 0, -10, -10, 0, 10, 10, 0, 10, -10, 0, -10, 10, 0, 10, 10, 0, -10};
+    float *stack = malloc(sizeof floor2 * COPIES);
+    if (!stack) return;
+    for (int k = 0; k < COPIES; k++) memcpy(stack + 18 * k, floor2, sizeof floor2);
+    gait_collider_def def = gait_default_collider_def();
+    gait_collider *clean = gait_collider_create(&def), *stacked = gait_collider_create(&def);
+    gait_mesh_def m = {floor2, 6, NULL, 2, {0, 0, 0}, "floor"};
+    gait_landmark_id id;
+    gait_collider_add_landmark(clean, &m, &id);
+    m.positions = stack;
+    m.vertex_count = 6 * COPIES;
+    m.triangle_count = 2 * COPIES;
+    m.name = "stack";
+    double t0 = now_s();
+    gait_status stt = gait_collider_add_landmark(stacked, &m, &id);
+    double build_ms = (now_s() - t0) * 1e3;
+    free(stack);
+    if (stt == GAIT_OK) {
+        long h1 = 0, h2 = 0;
+        double a = floor_steps(clean, 20000, passes, &h1), b = floor_steps(stacked, 20000, passes, &h2);
+        *ratio = b / a;
+        printf("coincident faces: a step's queries over 2 triangles %.0f ns, over 10^6 coincident ones %.0f ns: "
+               "%.2fx (target < 10x); the stack built in %.0f ms; answers %s\n",
+               a, b, *ratio, build_ms, h1 == h2 ? "alike" : "DIFFER");
+    }
+    gait_collider_destroy(clean);
+    gait_collider_destroy(stacked);
+}
+
 /* Runs the three.js side; fills build ms (median), ns per query (median) and hits. */
 static int run_three(const char *node, const char *script, const char *prefix, const char *qfile,
                      int passes, double *build_ms, double *ns, long *hits, char *version, size_t vcap) {
@@ -179,7 +242,7 @@ static int run_three(const char *node, const char *script, const char *prefix, c
 
 int main(int argc, char **argv) {
     const char *prefix = "build/bench/meadow", *three = NULL, *node = "node", *json = NULL;
-    int nq = 20000, passes = 5, scaling = 1;
+    int nq = 20000, passes = 5, scaling = 1, max_tiles = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--scene") && i + 1 < argc) prefix = argv[++i];
         else if (!strcmp(argv[i], "--queries") && i + 1 < argc) nq = atoi(argv[++i]);
@@ -188,8 +251,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--node") && i + 1 < argc) node = argv[++i];
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--no-scaling")) scaling = 0;
+        else if (!strcmp(argv[i], "--sixteen")) max_tiles = 4;
         else {
-            fprintf(stderr, "usage: %s [--scene PREFIX] [--queries N] [--passes N] [--three SCRIPT] [--node NODE] [--json FILE] [--no-scaling]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--scene PREFIX] [--queries N] [--passes N] [--three SCRIPT] [--node NODE] [--json FILE] [--no-scaling] [--sixteen]\n", argv[0]);
             return 2;
         }
     }
@@ -220,7 +284,7 @@ int main(int argc, char **argv) {
     printf("== collide: meadow, %d triangles (%d terrain + %d boxes x 12), %d capsule queries, median of %d passes\n",
            s.num_triangles, s.num_terrain_triangles, s.num_boxes, nq, passes);
 
-    /* A: every triangle in one landmark octree (exactly what three.js gets) */
+    /* A: every triangle in one landmark BVH (exactly what three.js gets) */
     gait_collider_def def = gait_default_collider_def();
     gait_collider *c = gait_collider_create(&def);
     double builds[3];
@@ -247,9 +311,9 @@ int main(int argc, char **argv) {
     double build_b = median(build_b_v, 3) * 1e3;
 
     printf("%-44s %10s %12s %12s %8s\n", "variant", "build ms", "ns/query", "queries/s", "hits");
-    printf("%-44s %10.2f %12.0f %12.0f %8ld\n", "gait  landmark octree (all triangles)", build_a, qa.ns_per_query, 1e9 / qa.ns_per_query, qa.hits);
+    printf("%-44s %10.2f %12.0f %12.0f %8ld\n", "gait  landmark BVH (all triangles)", build_a, qa.ns_per_query, 1e9 / qa.ns_per_query, qa.hits);
     printf("%-44s %10.2f %12.0f %12.0f %8ld\n", "gait  heightfield + 400 box landmarks", build_b, qb.ns_per_query, 1e9 / qb.ns_per_query, qb.hits);
-    printf("      (octree: %d triangles kept, %.1f MB; contacts per query: %.2f landmark, %.2f heightfield)\n",
+    printf("      (BVH: %d triangles kept, %.1f MB; contacts per query: %.2f landmark, %.2f heightfield)\n",
            info.triangle_count, info.memory_bytes / 1048576.0, (double)qa.contacts / nq, (double)qb.contacts / nq);
 
     double t_build = NAN, t_ns = NAN;
@@ -258,7 +322,7 @@ int main(int argc, char **argv) {
     if (three) {
         if (run_three(node, three, prefix, qfile, passes, &t_build, &t_ns, &t_hits, version, sizeof version) == 0) {
             printf("%-44s %10.2f %12.0f %12.0f %8ld\n", "three.js Octree.fromGraphNode/capsuleIntersect", t_build, t_ns, 1e9 / t_ns, t_hits);
-            printf("three.js %s: build %.1fx slower than gait's octree (target >= 10x), queries %.1fx slower (target >= 5x);"
+            printf("three.js %s: build %.1fx slower than gait's BVH (target >= 10x), queries %.1fx slower (target >= 5x);"
                    " vs the heightfield variant: queries %.1fx slower\n",
                    version, t_build / build_a, t_ns / qa.ns_per_query, t_ns / qb.ns_per_query);
         } else {
@@ -272,8 +336,9 @@ int main(int argc, char **argv) {
         /* the three sizes stay alive and their passes are interleaved, so load from other
          * processes on a shared machine falls on all three alike */
         printf("gait query cost as the triangles grow (tiled copies in one landmark; same %d queries, interleaved passes):\n", nq);
-        gait_collider *cs[3];
-        for (int k = 0; k < 3; k++) {
+        gait_collider *cs[3] = {NULL, NULL, NULL};
+        int sizes = max_tiles == 4 ? 3 : 2; /* 16x (2.2 M triangles) only when asked: its builds take a while */
+        for (int k = 0; k < sizes; k++) {
             cs[k] = gait_collider_create(&def);
             sc_build[k] = add_all(cs[k], &s, 1 << k, &id) * 1e3;
             gait_collider_landmark_info(cs[k], id, &info);
@@ -281,17 +346,22 @@ int main(int argc, char **argv) {
         }
         double per[3][16];
         int np = passes < 16 ? passes : 16;
-        for (int k = 0; k < 3; k++) run_queries(cs[k], q, nq, 1); /* warm */
+        for (int k = 0; k < sizes; k++) run_queries(cs[k], q, nq, 1); /* warm */
         for (int p = 0; p < np; p++)
-            for (int k = 0; k < 3; k++) per[k][p] = run_queries(cs[k], q, nq, 1).ns_per_query;
+            for (int k = 0; k < sizes; k++) per[k][p] = run_queries(cs[k], q, nq, 1).ns_per_query;
         printf("  %-10s %12s %10s %12s %10s\n", "triangles", "count", "build ms", "ns/query", "vs 1x");
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < sizes; k++) {
             sc_ns[k] = median(per[k], np);
             printf("  %-10s %12d %10.2f %12.0f %10.2f\n", k == 0 ? "1x" : k == 1 ? "4x" : "16x", sc_tris[k], sc_build[k], sc_ns[k], sc_ns[k] / sc_ns[0]);
             gait_collider_destroy(cs[k]);
         }
-        printf("  growth per 4x triangles: %.2fx (1x->4x), %.2fx (4x->16x) (target < 1.3x)\n", sc_ns[1] / sc_ns[0], sc_ns[2] / sc_ns[1]);
+        if (sizes == 3)
+            printf("  growth per 4x triangles: %.2fx (1x->4x), %.2fx (4x->16x) (target < 1.3x)\n", sc_ns[1] / sc_ns[0], sc_ns[2] / sc_ns[1]);
+        else
+            printf("  growth per 4x triangles: %.2fx (1x->4x) (target < 1.3x; --sixteen adds 16x)\n", sc_ns[1] / sc_ns[0]);
     }
+    double stack_ratio = NAN;
+    coincident(passes, &stack_ratio);
     if (json) {
         for (int k = 0; k < 3; k++) { /* JSON has no NaN: -1 marks what did not run */
             if (isnan(sc_ns[k])) sc_ns[k] = -1;
@@ -303,11 +373,12 @@ int main(int argc, char **argv) {
                        "\"gait_landmark\":{\"buildMs\":%.4f,\"nsPerQuery\":%.2f,\"hits\":%ld},"
                        "\"gait_heightfield\":{\"buildMs\":%.4f,\"nsPerQuery\":%.2f,\"hits\":%ld},"
                        "\"three\":{\"version\":\"%s\",\"buildMs\":%.4f,\"nsPerQuery\":%.2f,\"hits\":%ld},"
-                       "\"scaling\":{\"triangles\":[%d,%d,%d],\"buildMs\":[%.3f,%.3f,%.3f],\"nsPerQuery\":[%.2f,%.2f,%.2f]}}\n",
+                       "\"scaling\":{\"triangles\":[%d,%d,%d],\"buildMs\":[%.3f,%.3f,%.3f],\"nsPerQuery\":[%.2f,%.2f,%.2f]},"
+                       "\"coincidentStepRatio\":%.4f}\n",
                     prefix, nq, passes, build_a, qa.ns_per_query, qa.hits, build_b, qb.ns_per_query, qb.hits,
                     version, isnan(t_build) ? -1.0 : t_build, isnan(t_ns) ? -1.0 : t_ns, t_hits,
                     sc_tris[0], sc_tris[1], sc_tris[2], sc_build[0], sc_build[1], sc_build[2],
-                    sc_ns[0], sc_ns[1], sc_ns[2]);
+                    sc_ns[0], sc_ns[1], sc_ns[2], isnan(stack_ratio) ? -1.0 : stack_ratio);
             fclose(o);
         }
     }
