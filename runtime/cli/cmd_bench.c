@@ -264,13 +264,20 @@ static int run_mover(const meadow_scene *s, const gait_collider *col, bool mesh,
     /* the peers' settings: step 0.3 m, steepest walkable slope 45 deg */
     gait_mover_init(&b.m, col, s->radius, s->height, 0.3, 45.0 * M_PI / 180.0);
     if (mesh) b.m.filter.skip_terrain = false; /* no heightfield: nothing to skip */
+    /* the queries through one gather, as a world's characters have theirs (its scratch is
+     * allocated here, before the timed steps) */
+    size_t gather_bytes = gait_gather_scratch_bytes(1024);
+    void *gather_mem = malloc(gather_bytes);
+    gait_gather gather;
+    if (gather_mem && gait_gather_init(&gather, gather_mem, gather_bytes) == GAIT_OK) b.m.gather = &gather;
     b.st = calloc((size_t)n, sizeof *b.st);
     b.vy = calloc((size_t)n, sizeof(double));
     double *prev = calloc((size_t)n * 3, sizeof(double));
-    if (!b.st || !b.vy || !prev || run_alloc(out, n, reps)) {
+    if (!b.st || !b.vy || !prev || !b.m.gather || run_alloc(out, n, reps)) {
         free(b.st);
         free(b.vy);
         free(prev);
+        free(gather_mem);
         return -1;
     }
     int total = s->warmup_steps + s->timed_steps;
@@ -314,6 +321,7 @@ static int run_mover(const meadow_scene *s, const gait_collider *col, bool mesh,
     free(b.st);
     free(b.vy);
     free(prev);
+    free(gather_mem);
     return 0;
 }
 

@@ -53,6 +53,13 @@ typedef struct gait_mover {
                                     latch over a ledge, docs/behaviour.md "Traversal") */
     gait_landmark_id latch_landmark;
     gait_vec3 latch_min, latch_max;
+    gait_gather *gather;         /* NULL, or a gather (gait/collide.h) the mover's queries go
+                                    through: the first query of a move gathers the region around
+                                    it (re-gathering when a later one leaves it), the rest test
+                                    only the triangles kept. The same answers, bit for bit, for
+                                    one tree walk a move instead of one a query. One thread at a
+                                    time; it may be shared by many movers (a world's characters):
+                                    each re-gathers where it stands */
 } gait_mover;
 
 /* What a move found. */
@@ -72,7 +79,8 @@ typedef struct gait_move_result {
 } gait_move_result;
 
 /* A capsule of radius and height (m; height below 2 radius is raised to it) that walks up and
- * down step_height (m) and stands on slopes up to max_walk_slope (rad). */
+ * down step_height (m) and stands on slopes up to max_walk_slope (rad). No gather (set
+ * mover->gather after to use one). */
 void gait_mover_init(gait_mover *mover, const gait_collider *collider, double radius,
                      double height, double step_height, double max_walk_slope);
 

@@ -26,8 +26,8 @@ void gait__body_place(const gait_collider *collider, struct gait__character *ch,
 
 /* One step of dt seconds: `from` was the state before the gates, ch->phase.state is the state
  * now; numbers are the body type's. Updates position, velocity, yaw, the body's memory and the
- * contact. Allocates nothing. */
-void gait__body_move(const gait_collider *collider, struct gait__character *ch,
+ * contact. Its queries go through gather (may be NULL; gait_mover.gather). Allocates nothing. */
+void gait__body_move(const gait_collider *collider, gait_gather *gather, struct gait__character *ch,
                      const gait__intent *intent, const gait_locomotion *numbers, gait_state from,
                      double dt);
 

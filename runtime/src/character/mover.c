@@ -43,9 +43,81 @@ static gait_capsule capsule_at(const gait_mover *m, gait_vec3 feet) {
     return gait__upright_capsule(feet, m->radius, m->height);
 }
 
+/* ---- queries, through the mover's gather when it has one ---------------------------------- */
+
+#define GATHER_MARGIN 0.5   /* m gathered around what a query needs: the move's next queries
+                               (the slide's next cast, the step up, the snap, the push-out)
+                               fall inside it */
+#define GATHER_SPAN 6.0     /* m: a query wider than this (a long probe down) gathers nothing
+                               and asks the trees, rather than gathering a column of level */
+
+/* The box of a capsule of radius r on segment a-b moved by d (m). */
+static void moved_box(gait_vec3 a, gait_vec3 b, double r, gait_vec3 d, gait_vec3 *lo, gait_vec3 *hi) {
+    /* comparisons, not fmin/fmax: a box's bounds, no NaN */
+    double c[2][3] = {{a.x, a.y, a.z}, {b.x, b.y, b.z}}, dd[3] = {d.x, d.y, d.z}, l[3], h[3];
+    for (int k = 0; k < 3; k++) {
+        l[k] = c[0][k] < c[1][k] ? c[0][k] : c[1][k];
+        h[k] = c[0][k] < c[1][k] ? c[1][k] : c[0][k];
+        if (dd[k] < 0) l[k] += dd[k];
+        else h[k] += dd[k];
+    }
+    *lo = v3(l[0] - r, l[1] - r, l[2] - r);
+    *hi = v3(h[0] + r, h[1] + r, h[2] + r);
+}
+
+gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const gait_filter *f,
+                              gait_vec3 lo, gait_vec3 hi) {
+    if (!g || (f && f->skip_landmarks)) return NULL;
+    if (g->collider == col && gait_gather_holds(g, lo, hi)) return g;
+    if (hi.x - lo.x > GATHER_SPAN || hi.y - lo.y > GATHER_SPAN || hi.z - lo.z > GATHER_SPAN) {
+        /* too wide to gather: the gather answers it still if its first hit lies in the box */
+        return g->collider == col ? g : NULL;
+    }
+    gait_vec3 pad = v3(GATHER_MARGIN, GATHER_MARGIN, GATHER_MARGIN);
+    if (gait_collider_gather(col, v3_sub(lo, pad), v3_add(hi, pad), g) != GAIT_OK) return NULL;
+    return g;
+}
+
+bool gait__query_sweep(const gait_collider *col, gait_gather *g, const gait_capsule *c, gait_vec3 d,
+                       const gait_filter *f, gait_hit *hit) {
+    gait_vec3 lo, hi;
+    moved_box(c->a, c->b, c->radius, d, &lo, &hi);
+    g = gait__gather_for(col, g, f, lo, hi);
+    return g ? gait_gather_capsule_sweep(g, c, d, f, hit) : gait_collider_capsule_sweep(col, c, d, f, hit);
+}
+
+bool gait__query_ray(const gait_collider *col, gait_gather *g, gait_vec3 o, gait_vec3 d,
+                     const gait_filter *f, gait_hit *hit) {
+    gait_vec3 lo, hi;
+    moved_box(o, o, 0, d, &lo, &hi);
+    g = gait__gather_for(col, g, f, lo, hi);
+    return g ? gait_gather_ray_cast(g, o, d, f, hit) : gait_collider_ray_cast(col, o, d, f, hit);
+}
+
+int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_capsule *c,
+                        const gait_filter *f, gait_contact_point *cp, int cap, bool *more) {
+    gait_vec3 lo, hi;
+    moved_box(c->a, c->b, c->radius, v3(0, 0, 0), &lo, &hi);
+    g = gait__gather_for(col, g, f, lo, hi);
+    return g ? gait_gather_capsule_overlap(g, c, f, cp, cap, more)
+             : gait_collider_capsule_overlap(col, c, f, cp, cap, more);
+}
+
+static bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d, const gait_filter *f,
+                    gait_hit *hit) {
+    return gait__query_sweep(m->collider, m->gather, c, d, f, hit);
+}
+static bool q_ray(const gait_mover *m, gait_vec3 o, gait_vec3 d, const gait_filter *f, gait_hit *hit) {
+    return gait__query_ray(m->collider, m->gather, o, d, f, hit);
+}
+static int q_overlap(const gait_mover *m, const gait_capsule *c, const gait_filter *f,
+                     gait_contact_point *cp, int cap, bool *more) {
+    return gait__query_overlap(m->collider, m->gather, c, f, cp, cap, more);
+}
+
 static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     gait_capsule c = capsule_at(m, feet);
-    return gait_collider_capsule_sweep(m->collider, &c, d, &m->filter, hit);
+    return q_sweep(m, &c, d, &m->filter, hit);
 }
 
 #define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
@@ -88,6 +160,26 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
     bool more = false;
     gait_filter f = m->filter;
     f.skip_terrain = true;
+    /* With a gather, gathering the region answers: no triangle met its box, none is within the
+     * capsule (empty, as the overlap below would find it); any met, and the move is near them
+     * (the gather then holds the move's queries). */
+    gait_vec3 glo, ghi;
+    moved_box(c.a, c.b, c.radius, v3(0, 0, 0), &glo, &ghi);
+    gait_gather *g = gait__gather_for(m->collider, m->gather, &f, glo, ghi);
+    if (g && gait_gather_holds(g, glo, ghi)) {
+        bool empty = g->count == 0;
+        if (cache) {
+            cache->valid = empty;
+            cache->revision = rev;
+            cache->x = cx;
+            cache->z = cz;
+            cache->y0 = c.a.y;
+            cache->y1 = c.b.y;
+            cache->radius = c.radius;
+            if (!empty) cache->hold = NEAR_HOLD;
+        }
+        return !empty;
+    }
     int n = gait_collider_capsule_overlap(m->collider, &c, &f, cp, NEAR_CONTACTS, &more);
     /* the nearest triangle's distance from the axis: the radius less the deepest contact */
     double free_r = c.radius;
@@ -142,7 +234,7 @@ static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
  * where it is not the ledge; here only the contacts inside the box are, as the traversal's latch means
  * (docs/behaviour.md, "Traversal"). */
 static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
-    int n = gait_collider_capsule_overlap(m->collider, cap, &m->filter, cp, MAX_CONTACTS, NULL);
+    int n = q_overlap(m, cap, &m->filter, cp, MAX_CONTACTS, NULL);
     if (!m->latch || n <= 0) return n;
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -207,7 +299,7 @@ static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) 
     gait_vec3 away = v3_norm(horizontal(v3_sub(point, feet)));
     gait_vec3 o = v3_add(v3_mad(point, away, 0.02), v3(0, 0.05, 0));
     gait_hit hit;
-    if (!gait_collider_ray_cast(m->collider, o, v3(0, -0.1, 0), &m->filter, &hit)) return false;
+    if (!q_ray(m, o, v3(0, -0.1, 0), &m->filter, &hit)) return false;
     return is_floor(m, hit.normal);
 }
 
@@ -402,7 +494,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     if (v3_len2(into) > 0.5) {
         gait_vec3 o = v3(start.x, start.y + up + 0.02, start.z);
         double reach = m->radius + v3_len(d) + 0.02;
-        if (gait_collider_ray_cast(m->collider, o, v3_scale(into, reach), &m->filter, &hit) &&
+        if (q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) &&
             !is_floor(m, hit.normal))
             return false;
     }
@@ -653,6 +745,7 @@ gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     return sweep(m, feet, d, hit);
 }
+
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n) {
     return terrain_at(m, x, z, h, n);
 }

@@ -39,6 +39,18 @@ gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta
                             bool support, gait__slide_info *si);
 /* One sweep of the capsule at feet by d (the mover's filter). */
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);
+/* The collider's queries through a gather (g may be NULL: the collider's own), as the mover
+ * asks its own: the gather is gathered anew, a margin around the query, when it does not hold
+ * it (a query too wide to gather is answered from it when its first hit lies in it, else by the
+ * trees). The same answers, bit for bit, as the collider's. */
+gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const gait_filter *f,
+                              gait_vec3 lo, gait_vec3 hi);
+bool gait__query_sweep(const gait_collider *col, gait_gather *g, const gait_capsule *c, gait_vec3 d,
+                       const gait_filter *f, gait_hit *hit);
+bool gait__query_ray(const gait_collider *col, gait_gather *g, gait_vec3 o, gait_vec3 d,
+                     const gait_filter *f, gait_hit *hit);
+int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_capsule *c,
+                        const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
 /* p, raised onto the terrain when it is below it. */

@@ -31,7 +31,7 @@ static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__gro
     if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
     gait_hit hit;
     gait_vec3 o = v3(feet.x, feet.y + PROBE_LIFT, feet.z);
-    if (gait_collider_ray_cast(m->collider, o, v3(0, -reach, 0), &m->filter, &hit)) {
+    if (gait__query_ray(m->collider, m->gather, o, v3(0, -reach, 0), &m->filter, &hit)) {
         double d = hit.distance - PROBE_LIFT;
         if (d < best) best = d;
     }
@@ -79,15 +79,45 @@ void gait__sense_surroundings(const gait_collider *col, gait__character *ch,
     }
 }
 
-void gait__sense_ledge(const gait_collider *col, const gait_traverse_table *tab, gait_vec3 feet,
-                       const gait__ledge_request *rq, const gait_locomotion *n,
-                       gait__senses *out) {
+/* Bit for bit the same scan query (every field; doubles by their bits). */
+static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+static bool same_query(const gait_traverse_query *a, const gait_traverse_query *b) {
+#define SAME(f) same_bits(&a->f, &b->f, sizeof a->f)
+    return SAME(feet) && SAME(forward) && SAME(speed) && SAME(radius) && SAME(height) &&
+           SAME(step_height) && SAME(max_height) && SAME(min_height) && SAME(reach_min) &&
+           SAME(reach_max) && SAME(reach_speed) && SAME(grab_margin) && SAME(max_ledge_slope) &&
+           SAME(max_drop) && SAME(filter.ignore) && SAME(filter.ignore_region_only) &&
+           SAME(filter.region_min) && SAME(filter.region_max) && SAME(filter.skip_terrain) &&
+           SAME(filter.skip_landmarks) && SAME(filter.walkable_slope);
+#undef SAME
+}
+
+void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait_traverse_table *tab,
+                       gait_vec3 feet, const gait__ledge_request *rq, const gait_locomotion *n,
+                       const gait__traverse *last, gait__senses *out) {
     out->scanned = false;
     out->offer = GAIT_TRAVERSE_NONE;
     out->offer_row = -1;
     if (!rq->want) return;
     out->query = gait__traverse_body_query(tab, n, feet, rq->forward, rq->speed, rq->climbing);
-    bool ok = gait_traverse_scan_run(col, &out->query, NULL, &out->scan);
+    bool ok;
+    if (last && last->scanned && last->scan_revision == gait_collider_revision(col) + 1 &&
+        same_query(&out->query, &last->query)) {
+        out->scan = last->scan; /* nothing it reads has changed */
+        ok = out->scan.ok;
+    } else {
+        /* one gather for the scan's first queries (the sweep ahead, the trace down onto the
+         * ledge) and the body's move after it (its capsule, a step up and down) */
+        const gait_traverse_query *q = &out->query;
+        gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
+        double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
+        gait_vec3 ahead = v3_mad(feet, f, reach), side = v3(q->radius, 0, q->radius);
+        gait_vec3 lo = v3_sub(v3(fmin(feet.x, ahead.x), feet.y - q->step_height, fmin(feet.z, ahead.z)), side);
+        gait_vec3 hi = v3_add(v3(fmax(feet.x, ahead.x), feet.y + fmax(q->height + q->step_height, q->max_height) + 0.1,
+                                 fmax(feet.z, ahead.z)), side);
+        gait__gather_for(col, gather, &q->filter, v3_sub(lo, side), hi);
+        ok = gait__traverse_scan(col, gather, &out->query, NULL, &out->scan);
+    }
     out->scanned = true;
     if (ok) out->offer = gait__traverse_offer(tab, &out->scan, rq->speed, rq->climbing, &out->offer_row);
 }

@@ -8,6 +8,7 @@
 #include "intent.h"
 
 struct gait__character;
+struct gait__traverse;
 
 /* A ledge worth scanning for, as the gates ask for it (gait__gates_propose): the scan costs
  * some 30 queries, so it runs only where a jump (or a climb up) could take a traversal. */
@@ -39,10 +40,14 @@ void gait__sense_surroundings(const gait_collider *collider, struct gait__charac
                               gait__senses *out);
 
 /* The ledge ahead, when the gates asked (request->want), for a body of these numbers reading
- * the traversal table. */
-void gait__sense_ledge(const gait_collider *collider, const gait_traverse_table *table,
+ * the traversal table; its queries through gather (may be NULL). The scan is a pure function of
+ * its query and the collider: when `last` (the character's traversal memory, may be NULL) holds
+ * a scan of the same query at the collider's present revision, that scan is the answer and no
+ * query is asked (a body held still against a wall, a jump held in place). */
+void gait__sense_ledge(const gait_collider *collider, gait_gather *gather, const gait_traverse_table *table,
                        gait_vec3 feet, const gait__ledge_request *request,
-                       const gait_locomotion *numbers, gait__senses *out);
+                       const gait_locomotion *numbers, const struct gait__traverse *last,
+                       gait__senses *out);
 
 /* How far down the height-above-ground probe's ray reaches. Both find the same ground; a ray's
  * hit distance is computed from its length, so their last bits differ, and the body and the

@@ -69,6 +69,7 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
          * another world could carry a matching number for other geometry. It is only a
          * shortcut (results are the same bits either way), so drop it */
         ch->body.near.valid = false;
+        ch->trav.scan_revision = 0; /* the last scan's shortcut, for the same reason */
         ch->trav.hook = trav_hook;
         ch->trav.hook_user = trav_user;
     }

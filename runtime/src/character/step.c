@@ -78,6 +78,7 @@ static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character
         t->scan = sn->scan;
         t->query = sn->query;
         t->scanned = true;
+        t->scan_revision = gait_collider_revision(w->collider) + 1;
     }
     t->pending = false;
     gait_state next = g->next;
@@ -122,7 +123,7 @@ static motion motion_of(gait_state from, gait_state state) {
 
 static void move(gait_world *w, gait__character *ch, const gait__intent *in,
                  const gait_locomotion *num, const gait__gates_out *g, gait_state from,
-                 double dt) {
+                 double dt, gait_gather *gather) {
     const gait_collider *col = w->collider;
     /* a crouched body's fall starts where it can stand (crouch.c), not blended from above */
     if (g->drop) gait__crouch_drop(&ch->crouch, col, &ch->position, num);
@@ -140,17 +141,18 @@ static void move(gait_world *w, gait__character *ch, const gait__intent *in,
         ch->prev_yaw = ch->yaw;
         break;
     case MOTION_TRAVERSE:
-        gait__traverse_move(col, &w->traverse_table, ch, num, dt);
+        gait__traverse_move(col, gather, &w->traverse_table, ch, num, dt);
         break;
     case MOTION_BODY:
-        gait__body_move(col, ch, in, num, from, dt);
+        gait__body_move(col, gather, ch, in, num, from, dt);
         break;
     }
 }
 
 /* ---- one character, one step ------------------------------------------------------------- */
 
-static void step_character(gait_world *w, gait_character_id id, gait__character *ch, double dt) {
+static void step_character(gait_world *w, gait_character_id id, gait__character *ch, double dt,
+                           gait_gather *gather) {
     const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
 
     /* input (kits ran before the step: a kit action has zeroed the move) */
@@ -168,7 +170,8 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     gait__gates_out g;
     gait__gates_propose(&gin, &g);
     if (g.request.want) /* the scan's some 30 queries only where a traversal could start */
-        gait__sense_ledge(w->collider, &w->traverse_table, ch->position, &g.request, num, &sn);
+        gait__sense_ledge(w->collider, gather, &w->traverse_table, ch->position, &g.request, num,
+                          &ch->trav, &sn);
     gait__gates_decide(&gin, &g);
     gates_remember(ch, &g, from);
 
@@ -187,7 +190,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     ch->phase.seconds += dt;
 
     /* move */
-    move(w, ch, &in, num, &g, from, dt);
+    move(w, ch, &in, num, &g, from, dt, gather);
 
     /* anim */
     gait_anim_input ai;
@@ -215,11 +218,11 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     ch->steps++;
 }
 
-void gait__world_step_range(gait_world *w, int first, int end, double dt) {
+void gait__world_step_range(gait_world *w, int first, int end, double dt, gait_gather *gather) {
     for (int i = first; i < end; i++) {
         gait__character *ch = &w->characters[i];
         if (!ch->alive) continue;
         gait_character_id id = {i + 1, ch->generation};
-        step_character(w, id, ch, dt);
+        step_character(w, id, ch, dt, gather);
     }
 }

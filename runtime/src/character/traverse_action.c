@@ -154,12 +154,12 @@ static gait_filter action_filter(const gait__traverse *t) {
 }
 
 /* Moves the capsule by d with a sweep; returns whether the whole move was made. */
-static bool sweep_move(const gait_collider *col, const gait_filter *f, double r, double h,
-                       gait_vec3 *feet, gait_vec3 d) {
+static bool sweep_move(const gait_collider *col, gait_gather *g, const gait_filter *f, double r,
+                       double h, gait_vec3 *feet, gait_vec3 d) {
     if (v3_len2(d) < 1e-18) return true;
     gait_capsule c = gait__upright_capsule(*feet, r, h);
     gait_hit hit;
-    if (!gait_collider_capsule_sweep(col, &c, d, f, &hit)) {
+    if (!gait__query_sweep(col, g, &c, d, f, &hit)) {
         *feet = v3_add(*feet, d);
         return true;
     }
@@ -168,12 +168,12 @@ static bool sweep_move(const gait_collider *col, const gait_filter *f, double r,
 }
 
 /* Pushes any intrusion past the corridor back (along -in, by a sweep so it meets what is there). */
-static void corridor_clamp(const gait__traverse *t, const gait_collider *col, double r, double h,
-                           gait_vec3 *feet, gait_vec3 *vel) {
+static void corridor_clamp(const gait__traverse *t, const gait_collider *col, gait_gather *g, double r,
+                           double h, gait_vec3 *feet, gait_vec3 *vel) {
     double d = v3_dot(v3_sub(*feet, t->origin), t->in);
     if (d <= t->corridor) return;
     gait_filter f = action_filter(t);
-    sweep_move(col, &f, r, h, feet, v3_scale(t->in, -(d - t->corridor)));
+    sweep_move(col, g, &f, r, h, feet, v3_scale(t->in, -(d - t->corridor)));
     double vi = v3_dot(*vel, t->in);
     if (vi > 0) *vel = v3_mad(*vel, t->in, -vi);
 }
@@ -191,6 +191,7 @@ static void finish_contact(gait__character *ch, const gait_mover *m, bool ground
 /* One step of an action, as each phase fills it. */
 typedef struct action_move {
     const gait_collider *col;
+    gait_gather *g;             /* the queries go through it (may be NULL) */
     gait_mover m;               /* the standing capsule */
     gait__traverse *t;
     gait__character *ch;
@@ -256,7 +257,7 @@ static void move_along_path(action_move *am) {
         double dist = v3_len(d), can = speed * left;
         bool arrive = dist <= can;
         gait_vec3 mv = arrive ? d : v3_scale(d, can / dist);
-        bool whole = sweep_move(am->col, &am->f, am->r, am->h, &am->feet, mv);
+        bool whole = sweep_move(am->col, am->g, &am->f, am->r, am->h, &am->feet, mv);
         if (t->latch && am->feet.y >= t->ledge_y + LATCH_EPS) {
             t->latch = false; /* above the ledge: the world is solid again */
             am->f = action_filter(t);
@@ -309,7 +310,7 @@ static void move_drop(action_move *am) {
  * and the terrain's own refusal. A refused move blocks the action. */
 static void guard_move(action_move *am) {
     gait__traverse *t = am->t;
-    corridor_clamp(t, am->col, am->r, am->h, &am->feet, &am->vel);
+    corridor_clamp(t, am->col, am->g, am->r, am->h, &am->feet, &am->vel);
     /* The last word, as the body's move has it (gait_mover_settle): the action's sweeps skip
      * every triangle of the ledge's landmark that touches the latch box, and a large one (a
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
@@ -361,15 +362,17 @@ static void end_if_blocked(action_move *am) {
     am->vel = v3(0, fmin(am->vel.y, 0), 0);
 }
 
-void gait__traverse_move(const gait_collider *col, const gait_traverse_table *tab,
+void gait__traverse_move(const gait_collider *col, gait_gather *g, const gait_traverse_table *tab,
                          gait__character *ch, const gait_locomotion *n, double dt) {
     gait__traverse *t = &ch->trav;
     if (t->pending) start_action(tab, ch, n);
     action_move am;
     memset(&am, 0, sizeof am);
     am.col = col;
+    am.g = g;
     gait_mover_init(&am.m, col, n->capsule_radius, n->capsule_height, n->step_height,
                     n->max_walk_slope);
+    am.m.gather = g;
     am.t = t;
     am.ch = ch;
     am.n = n;

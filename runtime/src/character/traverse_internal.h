@@ -17,6 +17,10 @@ typedef struct gait__traverse {
     gait_traverse_query query;     /* the last scan's query (the debug view re-runs it) */
     gait_traverse_scan scan;       /* the last scan */
     bool scanned;                  /* query/scan hold something */
+    uint64_t scan_revision;        /* the collider's revision + 1 when the last scan was run (0:
+                                      unknown): the same query at that revision scans the same,
+                                      so the sense stage takes the last scan again. A shortcut
+                                      only (not hashed; dropped by a snapshot's restore) */
     bool pending;                  /* the gates chose TRAVERSE this step: start it in the move */
     gait_traverse_kind pending_kind;
     int pending_row;
@@ -63,8 +67,17 @@ const gait_traverse_action_def *gait__traverse_row(const gait_traverse_table *ta
 /* ---- the action (traverse_action.c) ------------------------------------------------------ */
 
 /* The move of a body in GAIT_STATE_TRAVERSE: starts the pending action, follows its path
- * through the mover, ends it when it is done, blocked or overran; writes the contact. */
-void gait__traverse_move(const gait_collider *collider, const gait_traverse_table *table,
-                         struct gait__character *ch, const gait_locomotion *numbers, double dt);
+ * through the mover, ends it when it is done, blocked or overran; writes the contact. Its
+ * queries go through gather (may be NULL). */
+void gait__traverse_move(const gait_collider *collider, gait_gather *gather,
+                         const gait_traverse_table *table, struct gait__character *ch,
+                         const gait_locomotion *numbers, double dt);
+
+/* ---- the scan (traverse_scan.c) ---------------------------------------------------------- */
+
+/* gait_traverse_scan_run with its queries through a gather (may be NULL): the same scan. */
+bool gait__traverse_scan(const gait_collider *collider, gait_gather *gather,
+                         const gait_traverse_query *query, const gait_debug_draw *draw,
+                         gait_traverse_scan *scan);
 
 #endif

@@ -49,6 +49,7 @@
 
 typedef struct scan_ctx {
     const gait_collider *col;
+    gait_gather *g;             /* the queries go through it (may be NULL) */
     const gait_traverse_query *q;
     const gait_debug_draw *draw;
     gait_traverse_scan *s;
@@ -59,7 +60,7 @@ typedef struct scan_ctx {
 static bool csweep(scan_ctx *x, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     gait_capsule c = gait__upright_capsule(feet, x->q->radius, x->q->height);
     x->s->sweeps++;
-    bool h = gait_collider_capsule_sweep(x->col, &c, d, &x->q->filter, hit);
+    bool h = gait__query_sweep(x->col, x->g, &c, d, &x->q->filter, hit);
     if (x->draw) {
         double f = h ? hit->fraction : 1;
         gait__draw_line(x->draw, c.a, v3_mad(c.a, d, f), GAIT__COL_SWEEP);
@@ -71,7 +72,7 @@ static bool csweep(scan_ctx *x, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
 
 static bool ray(scan_ctx *x, gait_vec3 o, gait_vec3 d, gait_hit *hit) {
     x->s->rays++;
-    bool h = gait_collider_ray_cast(x->col, o, d, &x->q->filter, hit);
+    bool h = gait__query_ray(x->col, x->g, o, d, &x->q->filter, hit);
     if (x->draw) {
         gait__draw_line(x->draw, o, h ? hit->point : v3_add(o, d), GAIT__COL_RAY);
         if (h) gait__draw_point(x->draw, hit->point, 0.02, GAIT__COL_HIT);
@@ -326,11 +327,16 @@ static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
 
 bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
                             const gait_debug_draw *draw, gait_traverse_scan *s) {
+    return gait__traverse_scan(col, NULL, q, draw, s);
+}
+
+bool gait__traverse_scan(const gait_collider *col, gait_gather *g, const gait_traverse_query *q,
+                         const gait_debug_draw *draw, gait_traverse_scan *s) {
     if (!s) return false;
     memset(s, 0, sizeof *s);
     set_reason(s, "invalid query");
     if (!col || !q || !query_valid(q)) return false;
-    scan_ctx x = {col, q, draw, s};
+    scan_ctx x = {col, g, q, draw, s};
     scan_state st;
     memset(&st, 0, sizeof st);
     st.f = v3_norm(v3(q->forward.x, 0, q->forward.z));

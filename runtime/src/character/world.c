@@ -60,6 +60,16 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory or collider def)");
         return NULL;
     }
+    w->gather_bytes = gait_gather_scratch_bytes(GAIT__WORLD_GATHER);
+    w->gather_mem = gait__alloc(&def.hooks, w->gather_bytes);
+    if (!w->gather_mem || gait_gather_init(&w->gather, w->gather_mem, w->gather_bytes) != GAIT_OK) {
+        gait__free(&def.hooks, w->gather_mem, w->gather_bytes);
+        gait_collider_destroy(w->collider);
+        gait__free(&def.hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
+        gait__free(&def.hooks, w, sizeof *w);
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
+        return NULL;
+    }
     w->provisional = gait_default_locomotion();
     w->traverse_table = gait_default_traverse_table();
     memset(&w->debug_draw, 0, sizeof w->debug_draw);
@@ -70,6 +80,7 @@ void gait_world_destroy(gait_world *w) {
     if (!w) return;
     gait_hooks hooks = w->hooks;
     gait_collider_destroy(w->collider);
+    gait__free(&hooks, w->gather_mem, w->gather_bytes);
     gait__free(&hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
     gait__free(&hooks, w, sizeof *w);
 }
@@ -133,7 +144,7 @@ bool gait_world_locomotion_measured(const gait_world *w, gait_body_type type) {
 gait_status gait_world_step(gait_world *w) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
     double dt = w->clock.step_seconds;
-    gait__world_step_range(w, 0, w->capacity, dt);
+    gait__world_step_range(w, 0, w->capacity, dt, &w->gather);
     w->steps++;
     return GAIT_OK;
 }

@@ -21,7 +21,17 @@ struct gait_world {
     char error[256];
     gait_traverse_table traverse_table; /* the action table every character uses */
     gait_debug_draw debug_draw;        /* gait_world_draw_debug's callbacks */
+    /* The step's queries go through one gather (gait/collide.h): a character's move walks the
+     * collider's trees once, its queries test what it kept. A cache, not state: results are the
+     * same bits without it. Its scratch is allocated at create. */
+    gait_gather gather;
+    void *gather_mem;
+    size_t gather_bytes;
 };
+
+/* Triangles the world's gather holds: a character's region on the densest level measured keeps
+ * a few hundred (more, and the queries ask the trees: the same answers, slower). */
+#define GAIT__WORLD_GATHER 1024
 
 #define GAIT__FAIL(w, status, ...) gait__fail((w)->error, sizeof (w)->error, (status), __VA_ARGS__)
 
@@ -40,8 +50,9 @@ const gait__character *gait__character_get_const(const gait_world *world, gait_c
     const gait__character *ch = gait__character_get_const((w), (id));   \
     if (!ch) return GAIT_ERR_STALE_ID
 
-/* One step of the live characters in slots [first, end) (step.c). A character's step writes
- * only that character: separate ranges may run at once. */
-void gait__world_step_range(gait_world *world, int first, int end, double dt);
+/* One step of the live characters in slots [first, end) (step.c), their queries through the
+ * gather (may be NULL). A character's step writes only that character: separate ranges may run
+ * at once, each with a gather of its own. */
+void gait__world_step_range(gait_world *world, int first, int end, double dt, gait_gather *gather);
 
 #endif
