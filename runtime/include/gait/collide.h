@@ -109,8 +109,8 @@ gait_status gait_collider_remove_landmark(gait_collider *collider, gait_landmark
 gait_status gait_collider_landmark_info(const gait_collider *collider, gait_landmark_id id,
                                         gait_landmark_info *out);
 int gait_collider_landmark_count(const gait_collider *collider);
-/* Changes whenever a landmark is added or removed (a cache of "no landmark near here" is valid
- * while it stays the same). */
+/* Changes whenever a landmark is added or removed or the terrain is set (a cache of "no landmark
+ * near here", or of a query's answer, is valid while it stays the same). */
 uint64_t gait_collider_revision(const gait_collider *collider);
 
 /* ---- queries ---------------------------------------------------------------------------- */

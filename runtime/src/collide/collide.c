@@ -91,6 +91,7 @@ gait_collider *gait_collider_create(const gait_collider_def *def) {
 static void landmark_free(gait_collider *c, gait__landmark *lm) {
     if (!lm) return;
     gait__free(&c->hooks, lm->tris, (size_t)lm->tri_count * sizeof *lm->tris);
+    gait__free(&c->hooks, lm->tbox, (size_t)lm->tri_count * sizeof *lm->tbox);
     gait__free(&c->hooks, lm->nodes, (size_t)lm->node_count * sizeof *lm->nodes);
     if (lm->groups) {
         gait__free(&c->hooks, lm->dup_start, ((size_t)lm->groups + 1) * sizeof *lm->dup_start);
@@ -153,6 +154,7 @@ static gait_status terrain_replace(gait_collider *c, int nx, int nz, double cell
     c->terrain.hmin = lo;
     c->terrain.hmax = hi;
     c->terrain.bytes = bytes;
+    c->revision++;
     ok(c);
     return GAIT_OK;
 }
@@ -162,6 +164,7 @@ gait_status gait_collider_set_terrain(gait_collider *c, const gait_heightfield_d
     if (!def) {
         gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
         memset(&c->terrain, 0, sizeof c->terrain);
+        c->revision++;
         ok(c);
         return GAIT_OK;
     }
@@ -641,10 +644,14 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
         st = gait__bvh_build(&c->hooks, tris, stored, &nodes, &node_count);
     }
     gait__free(&c->hooks, src, ntri * sizeof *src);
-    if (!lm || !tris || st != GAIT_OK) {
+    float(*tbox)[6] = st == GAIT_OK && tris ? gait__alloc(&c->hooks, (size_t)stored * sizeof *tbox) : NULL;
+    if (lm) lm->tbox = tbox;
+    if (!lm || !tris || !tbox || st != GAIT_OK) {
         if (lm) {
             lm->tri_count = tris ? stored : 0;
             lm->tris = tris;
+            lm->nodes = nodes;
+            lm->node_count = node_count;
             landmark_free(c, lm);
         } else {
             gait__free(&c->hooks, tris, (size_t)stored * sizeof *tris);
@@ -659,7 +666,18 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     lm->nodes = nodes;
     lm->node_count = node_count;
     lm->skipped = skipped;
-    lm->bytes = sizeof *lm + (size_t)stored * sizeof *tris + (size_t)node_count * sizeof *nodes +
+    for (int t = 0; t < stored; t++)
+        for (int a = 0; a < 3; a++) {
+            const float *v = tris[t].v;
+            float lo = v[a], hi = v[a];
+            for (int k = 1; k < 3; k++) {
+                if (v[3 * k + a] < lo) lo = v[3 * k + a];
+                if (v[3 * k + a] > hi) hi = v[3 * k + a];
+            }
+            tbox[t][a] = lo;
+            tbox[t][3 + a] = hi;
+        }
+    lm->bytes = sizeof *lm + (size_t)stored * (sizeof *tris + sizeof *tbox) + (size_t)node_count * sizeof *nodes +
                 (lm->groups ? ((size_t)lm->groups + 1 + (size_t)lm->dups) * sizeof(uint32_t) : 0);
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     for (int t = 0; t < stored; t++)

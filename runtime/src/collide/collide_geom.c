@@ -431,7 +431,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     gait_vec3 a = t->v[0], n = t->n;
     double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
     /* the capsule's signed distance to the plane over the whole motion */
-    double lo = fmin(dp, dq) + fmin(0, dn), hi = fmax(dp, dq) + fmax(0, dn);
+    double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
     if (lo >= r || hi <= -r) return false;
     bool face_first = false;
     edge_planes ep;

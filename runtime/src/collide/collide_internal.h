@@ -64,6 +64,7 @@ typedef struct gait__landmark {
     gait_vec3 origin;           /* world position of the local frame (m) */
     gait_vec3 bmin, bmax;       /* world bounds (m) */
     gait__ltri *tris;           /* one of each coincident group (its lowest index) */
+    float (*tbox)[6];           /* each stored triangle's box (min xyz, max xyz), as tris */
     int tri_count;              /* stored in tris */
     int kept;                   /* valid triangles of the mesh, coincident ones included */
     gait__bnode *nodes;

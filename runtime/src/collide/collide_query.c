@@ -61,6 +61,15 @@ typedef struct query {
 static inline float mn3(float a, float b, float c) { float m = a < b ? a : b; return m < c ? m : c; }
 static inline float mx3(float a, float b, float c) { float m = a > b ? a : b; return m > c ? m : c; }
 
+/* Component-wise min / max for boxes (comparisons, not libm's fmin/fmax calls: no NaN reaches a
+ * box, and a box's -0 or +0 compares the same). */
+static inline gait_vec3 box_min(gait_vec3 a, gait_vec3 b) {
+    return v3(a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y, a.z < b.z ? a.z : b.z);
+}
+static inline gait_vec3 box_max(gait_vec3 a, gait_vec3 b) {
+    return v3(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z);
+}
+
 /* The next float towards +inf (f finite, or -inf), and towards -inf (f finite, or +inf), by
  * the bits: the libm call is most of the cost of a frame change otherwise. */
 static inline float next_up(float f) {
@@ -203,7 +212,7 @@ static void set_frame(query *qy, gait_vec3 o) {
     qy->fhi[2] = float_down(qy->lhi.z);
     /* sweeps cull boxes with the ray of the shape's centre against boxes grown by the
      * shape's half extent (+ r); 1e-6 m more keeps rounding on the safe side */
-    gait_vec3 a = v3_min(qy->lp, qy->lq), b = v3_max(qy->lp, qy->lq);
+    gait_vec3 a = box_min(qy->lp, qy->lq), b = box_max(qy->lp, qy->lq);
     qy->lcen = v3_scale(v3_add(a, b), 0.5);
     double g = qy->r + 1e-6;
     qy->lext = v3_add(v3_scale(v3_sub(b, a), 0.5), v3(g, g, g));
@@ -321,14 +330,10 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
         const gait__ltri *s = &lm->tris[i];
         /* triangle box against the query's box (a sweep's or ray's covers its whole motion,
          * grown by the radius): most candidates stop here */
-        float lo[3], hi[3];
-        bool out = false;
-        for (int a = 0; a < 3 && !out; a++) {
-            lo[a] = mn3(s->v[a], s->v[3 + a], s->v[6 + a]);
-            hi[a] = mx3(s->v[a], s->v[3 + a], s->v[6 + a]);
-            out = hi[a] < qy->flo[a] || lo[a] > qy->fhi[a];
-        }
-        if (out) continue;
+        const float *lo = lm->tbox[i], *hi = lm->tbox[i] + 3;
+        if (hi[0] < qy->flo[0] || lo[0] > qy->fhi[0] || hi[1] < qy->flo[1] || lo[1] > qy->fhi[1] ||
+            hi[2] < qy->flo[2] || lo[2] > qy->fhi[2])
+            continue;
         if (qy->kind == Q_GATHER) {
             gather_add(qy, s, lo, hi);
             continue;
@@ -396,6 +401,13 @@ static bool enter_landmark(query *qy, int slot, gait_vec3 origin) {
     return true;
 }
 
+/* A sweep or ray longer than its shape is wide also culls by the entry time of its centre's ray
+ * into each box (and by the best hit so far), nearest first; a short one's box says as much. */
+static bool is_timed(const query *qy) {
+    return (qy->kind == Q_SWEEP || qy->kind == Q_RAY) &&
+           v3_len2(qy->d) > 4 * (qy->r + 0.05) * (qy->r + 0.05);
+}
+
 static void walk_landmark(query *qy, int slot) {
     const gait__landmark *lm = qy->c->slot[slot];
     if (!enter_landmark(qy, slot, lm->origin)) return;
@@ -403,9 +415,7 @@ static void walk_landmark(query *qy, int slot) {
         leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count);
         return;
     }
-    /* A sweep or ray longer than its shape is wide also culls by the entry time of its centre's
-     * ray into each box (and by the best hit so far); a short one's box says as much. */
-    bool timed = (qy->kind == Q_SWEEP || qy->kind == Q_RAY) && v3_len2(qy->d) > 4 * (qy->r + 0.05) * (qy->r + 0.05);
+    bool timed = is_timed(qy);
     uint32_t stack[GAIT__STACK_SIZE];
     double enter_at[GAIT__STACK_SIZE];
     int sp = 0;
@@ -524,8 +534,7 @@ typedef struct gather_run {
 } gather_run;
 
 typedef struct gather_tri {
-    float v[9];
-    uint32_t index, flags;
+    const gait__ltri *src;      /* in its landmark (alive while the revision holds) */
     uint32_t built;
 } gather_tri;
 
@@ -611,9 +620,7 @@ static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const 
         m->bmin[a][i] = lo[a];
         m->bmax[a][i] = hi[a];
     }
-    memcpy(m->tri[i].v, s->v, sizeof s->v);
-    m->tri[i].index = s->index;
-    m->tri[i].flags = s->flags;
+    m->tri[i].src = s;
     m->tri[i].built = 0;
 }
 
@@ -655,17 +662,34 @@ static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3]
 #endif
 }
 
+/* Gathered triangle j through the kernel (its double form built the first time). */
+static void gathered_tri(query *qy, gather_mem *m, int j) {
+    gather_tri *s = &m->tri[j];
+    if (!s->built) {
+        ltri_to_tri(s->src->v, s->src->flags, &m->dtri[j]);
+        s->built = 1;
+    }
+    on_tri(qy, &m->dtri[j], (int)s->src->index, s->src->flags);
+}
+
+#define GATHER_SORT 128 /* a long sweep's candidates put in order of entry (the rest after) */
+
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
- * landmark, four boxes at a time, the survivors through the kernels. */
+ * landmark, four boxes at a time, the survivors through the kernels — a long sweep's nearest
+ * first (the entry time of its centre's ray into each box, as the trees order their nodes), so
+ * the kernels' bound on later triangles (the best hit so far) prunes the rest. */
 static void walk_gathered(query *qy, gait_gather *g) {
     const gait_collider *c = qy->c;
     const gait_filter *f = qy->f;
     if (c->terrain.present && !(f && f->skip_terrain)) walk_terrain(qy);
     if (f && f->skip_landmarks) return;
     gather_mem *m = g->internal;
+    bool timed = is_timed(qy);
     for (int r = 0; r < m->runs; r++) {
         const gather_run *run = &m->run[r];
         if (!enter_landmark(qy, run->slot, run->origin)) continue;
+        double when[GATHER_SORT];
+        int order[GATHER_SORT], ns = 0;
         int end = run->first + run->count;
         for (int i = run->first; i < end; i += 4) {
             unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
@@ -673,18 +697,32 @@ static void walk_gathered(query *qy, gait_gather *g) {
             while (mask) {
                 int j = i + __builtin_ctz(mask);
                 mask &= mask - 1;
-                const gather_tri *s = &m->tri[j];
                 if (qy->region_filter) {
                     float lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
                     float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
                     if (region_skips(qy, lo, hi)) continue;
                 }
-                if (!s->built) {
-                    ltri_to_tri(s->v, s->flags, &m->dtri[j]);
-                    m->tri[j].built = 1;
+                if (!timed || ns == GATHER_SORT) {
+                    gathered_tri(qy, m, j);
+                    continue;
                 }
-                on_tri(qy, &m->dtri[j], (int)s->index, s->flags);
+                double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
+                double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
+                double e;
+                if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
+                int at = ns++;
+                while (at > 0 && when[at - 1] > e) {
+                    when[at] = when[at - 1];
+                    order[at] = order[at - 1];
+                    at--;
+                }
+                when[at] = e;
+                order[at] = j;
             }
+        }
+        for (int k = 0; k < ns; k++) {
+            if (qy->found && when[k] > qy->best_t) break; /* entered after the best hit */
+            gathered_tri(qy, m, order[k]);
         }
     }
 }
@@ -712,19 +750,53 @@ static void query_init(query *qy, const gait_collider *c, const gait_filter *f, 
     qy->q = q;
     qy->r = r;
     qy->d = d;
-    gait_vec3 lo = v3_min(p, q), hi = v3_max(p, q);
-    lo = v3_min(lo, v3_add(lo, d));
-    hi = v3_max(hi, v3_add(hi, d));
+    gait_vec3 lo = box_min(p, q), hi = box_max(p, q);
+    lo = box_min(lo, v3_add(lo, d));
+    hi = box_max(hi, v3_add(hi, d));
     /* 1e-6 m beyond r: boxes are compared with rounding on the safe side */
     double g = r + 1e-6;
     qy->lo = v3_sub(lo, v3(g, g, g));
     qy->hi = v3_add(hi, v3(g, g, g));
 }
 
-/* Runs the query: from the gather when it holds the query's box, else through the trees. */
+/* The box of a sweep's or ray's shape over its motion up to time t (grown as query_init's). */
+static void motion_box(const query *qy, double t, gait_vec3 *lo, gait_vec3 *hi) {
+    gait_vec3 dt = v3_scale(qy->d, t);
+    gait_vec3 a = box_min(qy->p, qy->q), b = box_max(qy->p, qy->q);
+    a = box_min(a, v3_add(a, dt));
+    b = box_max(b, v3_add(b, dt));
+    double g = qy->r + 1e-6;
+    *lo = v3_sub(a, v3(g, g, g));
+    *hi = v3_add(b, v3(g, g, g));
+}
+
+/* Runs the query: from the gather when it holds the query's box, else through the trees. A
+ * sweep or ray that leaves the gather may still be answered by it: when the gathered triangles
+ * give a hit at time t and the shape's box up to t (a hair past it, for ties) lies in the
+ * gather, every triangle that could be met at or before t was gathered, so that hit is the
+ * trees' too. */
 static void run(query *qy, gait_gather *g) {
-    if (g && gather_holds(g, qy->c, qy->lo, qy->hi)) walk_gathered(qy, g);
-    else walk(qy);
+    if (!g || !g->internal || g->collider != qy->c || g->overflow || g->revision != qy->c->revision) {
+        walk(qy);
+        return;
+    }
+    if (gather_holds(g, qy->c, qy->lo, qy->hi)) {
+        walk_gathered(qy, g);
+        return;
+    }
+    if (qy->kind == Q_SWEEP || qy->kind == Q_RAY) {
+        query tried = *qy;
+        walk_gathered(&tried, g);
+        if (tried.found) {
+            gait_vec3 lo, hi;
+            motion_box(&tried, fmin(1.0, tried.best_t + 1e-9), &lo, &hi);
+            if (gather_holds(g, qy->c, lo, hi)) {
+                *qy = tried;
+                return;
+            }
+        }
+    }
+    walk(qy);
 }
 
 static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsule *capsule,
