@@ -6,7 +6,7 @@
  *   clock.h       the fixed-step clock (1/60 s, accumulator, cap, interpolation alpha)
  *   locomotion.h  states, a body type's numbers, the gates as a pure function
  *   stamina.h     the shared stamina pool
- *   collide.h     terrain, water, landmark octrees and the capsule / sphere / ray queries
+ *   collide.h     terrain, water, landmark BVHs and the capsule / sphere / ray queries
  *   camera.h      the follow camera and the floating origin
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   mover.h       the capsule mover: a velocity in, sweep / slide / step / push-out, a move out
