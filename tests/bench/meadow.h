@@ -41,6 +41,9 @@ int meadow_read(meadow_scene *s, const char *prefix, char *err, size_t errcap);
 void meadow_free(meadow_scene *s);
 /* Sets s->bounds from the triangles. */
 void meadow_bounds(meadow_scene *s);
+/* The scene's motion and characters' capsule (dt, steps, speed, gravity, capsule; the same for
+ * every meadow-v1 scene gait writes) for n characters. */
+void meadow_motion(meadow_scene *s, int num_characters);
 /* Height of the triangulated terrain at (x, z) (same split as the triangles); NaN outside. */
 double meadow_terrain_height(const meadow_scene *s, double x, double z);
 
@@ -91,6 +94,21 @@ void meadow_bounds(meadow_scene *s) {
             if (v < s->bounds[a]) s->bounds[a] = v;
             if (v > s->bounds[3 + a]) s->bounds[3 + a] = v;
         }
+}
+
+void meadow_motion(meadow_scene *s, int num_characters) {
+    s->dt = 1.0 / 60;
+    s->warmup_steps = 60;
+    s->timed_steps = 600;
+    s->repetitions = 3;
+    s->heading_period = 120;
+    s->speed = 6;
+    s->gravity = 9.81;
+    s->radius = 0.3;
+    s->height = 1.7;
+    s->half_segment = (1.7 - 2 * 0.3) / 2;
+    s->num_characters = num_characters;
+    s->num_segments = (s->warmup_steps + s->timed_steps + s->heading_period - 1) / s->heading_period;
 }
 
 double meadow_terrain_height(const meadow_scene *s, double x, double z) {
@@ -144,18 +162,7 @@ int meadow_generate(meadow_scene *s, int num_characters, char *err, size_t errca
     s->num_terrain_triangles = cells * cells * 2;
     s->num_boxes = BOXES;
     s->num_triangles = s->num_terrain_triangles + BOXES * 12;
-    s->dt = 1.0 / 60;
-    s->warmup_steps = 60;
-    s->timed_steps = 600;
-    s->repetitions = 3;
-    s->heading_period = 120;
-    s->speed = 6;
-    s->gravity = 9.81;
-    s->radius = 0.3;
-    s->height = 1.7;
-    s->half_segment = (1.7 - 2 * 0.3) / 2;
-    s->num_characters = num_characters;
-    s->num_segments = (s->warmup_steps + s->timed_steps + s->heading_period - 1) / s->heading_period;
+    meadow_motion(s, num_characters);
     s->heights = malloc(sizeof(float) * GRID * GRID);
     s->tris = malloc(sizeof(float) * 9 * (size_t)s->num_triangles);
     s->boxes = malloc(sizeof(double) * 7 * BOXES);

@@ -53,6 +53,11 @@ static inline void bw_terrain(gait_world *w, bw_height_fn f, double x0, double z
 
 static inline double bw_flat0(double x, double z) { (void)x; (void)z; return 0; }
 
+/* Rolling hills (m): a terrain with slopes of every kind a walker meets. */
+static inline double bw_hills(double x, double z) {
+    return 1.5 * sin(0.21 * x + 0.17 * z) + 0.5 * cos(0.3 * x);
+}
+
 /* Flat terrain at height 0 over [-64, 64]^2. */
 static inline void bw_flat(gait_world *w) { bw_terrain(w, bw_flat0, -64, -64, 128, 1.0); }
 
@@ -75,6 +80,25 @@ static inline gait_landmark_id bw_box(gait_world *w, double x0, double y0, doubl
     gait_landmark_id id = GAIT_NULL_ID_INIT;
     gait_collider_add_landmark(gait_world_collider(w), &m, &id);
     return id;
+}
+
+/* The hills over [-40, 40]^2 with a scatter of 40 boxes 2 x 2 m, sunk 1 m, 0.2-3.2 m above the
+ * ground (some low enough to step onto), placed by the LCG from seed. */
+static inline gait_world *bw_hills_field(uint32_t seed) {
+    gait_world *w = bw_world(NULL);
+    bw_terrain(w, bw_hills, -40, -40, 80, 1.0);
+    uint32_t st = seed;
+    for (int i = 0; i < 40; i++) {
+        st = st * 1664525u + 1013904223u;
+        double x = -30 + 60 * (st / 4294967296.0);
+        st = st * 1664525u + 1013904223u;
+        double z = -30 + 60 * (st / 4294967296.0);
+        st = st * 1664525u + 1013904223u;
+        double h = 0.2 + 3 * (st / 4294967296.0);
+        double y = bw_hills(x, z) - 1;
+        bw_box(w, x - 1, y, z - 1, x + 1, y + 1 + h, z + 1);
+    }
+    return w;
 }
 
 static inline gait_character_id bw_spawn(gait_world *w, double x, double y, double z, double stamina) {

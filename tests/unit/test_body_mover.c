@@ -7,29 +7,11 @@
 #include "body_fixtures.h"
 #include "check.h"
 
-static double hills(double x, double z) { return 1.5 * sin(0.21 * x + 0.17 * z) + 0.5 * cos(0.3 * x); }
-
-static gait_world *field(void) {
-    gait_world *w = bw_world(NULL);
-    bw_terrain(w, hills, -40, -40, 80, 1.0);
-    /* a scatter of boxes, some low enough to step onto */
-    uint32_t st = 12345u;
-    for (int i = 0; i < 40; i++) {
-        st = st * 1664525u + 1013904223u;
-        double x = -30 + 60 * (st / 4294967296.0);
-        st = st * 1664525u + 1013904223u;
-        double z = -30 + 60 * (st / 4294967296.0);
-        st = st * 1664525u + 1013904223u;
-        double h = 0.2 + 3 * (st / 4294967296.0);
-        double y = hills(x, z) - 1;
-        bw_box(w, x - 1, y, z - 1, x + 1, y + 1 + h, z + 1);
-    }
-    return w;
-}
+static gait_world *field(void) { return bw_hills_field(12345u); }
 
 static gait_vec3 v3i(int i) {
     gait_vec3 p = {-20 + 2.5 * (i % 4) * 4, 0, -20 + 10.0 * (i / 4)};
-    p.y = hills(p.x, p.z) + 0.5;
+    p.y = bw_hills(p.x, p.z) + 0.5;
     return p;
 }
 

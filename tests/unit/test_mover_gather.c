@@ -9,8 +9,6 @@
 #include "body_fixtures.h"
 #include "check.h"
 
-static double hills(double x, double z) { return 1.5 * sin(0.21 * x + 0.17 * z) + 0.5 * cos(0.3 * x); }
-
 /* A ramp of n x n quads, 0.5 m each, rising at `slope` along +x from (x0, y0, z0). */
 static void ramp(gait_world *w, double x0, double y0, double z0, int n, double slope) {
     float *t = malloc(sizeof(float) * 18 * (size_t)(n * n));
@@ -34,19 +32,7 @@ static void ramp(gait_world *w, double x0, double y0, double z0, int n, double s
 }
 
 static gait_world *field(void) {
-    gait_world *w = bw_world(NULL);
-    bw_terrain(w, hills, -40, -40, 80, 1.0);
-    uint32_t st = 777u;
-    for (int i = 0; i < 40; i++) {
-        st = st * 1664525u + 1013904223u;
-        double x = -30 + 60 * (st / 4294967296.0);
-        st = st * 1664525u + 1013904223u;
-        double z = -30 + 60 * (st / 4294967296.0);
-        st = st * 1664525u + 1013904223u;
-        double h = 0.2 + 3 * (st / 4294967296.0);
-        double y = hills(x, z) - 1;
-        bw_box(w, x - 1, y, z - 1, x + 1, y + 1 + h, z + 1);
-    }
+    gait_world *w = bw_hills_field(777u);
     ramp(w, -10, 3, -10, 16, 0.6);
     for (int s = 0; s < 10; s++) /* stairs: 0.18 m risers */
         bw_box(w, 5 + 0.3 * s, -4, 5, 5.3 + 0.3 * s, 2.5 + 0.18 * s, 8);
@@ -70,7 +56,7 @@ static void run(const gait_collider *c, gait_gather *g, run_out *out) {
     for (int i = 0; i < 16; i++) {
         s[i].feet.x = -12 + 1.6 * i;
         s[i].feet.z = -12 + 1.1 * (i % 5);
-        s[i].feet.y = hills(s[i].feet.x, s[i].feet.z) + 4;
+        s[i].feet.y = bw_hills(s[i].feet.x, s[i].feet.z) + 4;
         s[i].ground_normal.y = 1;
         vy[i] = 0;
     }
