@@ -15,6 +15,7 @@
  *   crouch.h      the stand-up check
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
  *   replay.h      replay files: record a world's inputs, save, load, play back bit-identically
+ *   file.h        reading a path as a regular file only, its size capped (FIFOs never block)
  */
 #ifndef GAIT_H
 #define GAIT_H
@@ -33,6 +34,7 @@
 #include "gait/crouch.h"
 #include "gait/script.h"
 #include "gait/replay.h"
+#include "gait/file.h"
 
 #define GAIT_VERSION_MAJOR 0
 #define GAIT_VERSION_MINOR 1

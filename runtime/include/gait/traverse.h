@@ -151,6 +151,9 @@ typedef gait_traverse_kind (*gait_traverse_hook)(gait_world *world, gait_charact
                                                  gait_traverse_kind proposed, void *user);
 gait_status gait_character_set_traverse_hook(gait_world *world, gait_character_id id,
                                              gait_traverse_hook hook, void *user);
+/* The action hook and its user pointer (NULL, NULL when none). */
+gait_status gait_character_traverse_hook(const gait_world *world, gait_character_id id,
+                                         gait_traverse_hook *out_hook, void **out_user);
 
 /* The phase of an action playing. */
 typedef enum gait_traverse_phase {

@@ -34,6 +34,7 @@ typedef enum gait_status {
     GAIT_ERR_IO,               /* a file could not be read or written */
     GAIT_ERR_FORMAT,           /* a file or buffer is malformed */
     GAIT_ERR_SCRIPT,           /* a Lua script failed (message has file:line) */
+    GAIT_ERR_LOCKED,           /* not now: the world is stepping (the call came from a hook) */
     GAIT_STATUS_COUNT
 } gait_status;
 

@@ -239,6 +239,46 @@ typedef struct gait_pose {
 } gait_pose;
 gait_status gait_character_pose(const gait_world *world, gait_character_id id, gait_pose *out);
 
+
+/* ---- reading and setting one thing at a time (bindings, tools) ----------------------------- */
+/* Each checks its arguments at the edge: NULL, a stale id or a bad value is refused with a
+ * status (the world's last error says why) and nothing changes. */
+
+/* True while gait_world_step runs, that is inside its gate and traversal hooks. Locked then:
+ * gait_world_destroy (refused and logged), gait_world_step, gait_world_update,
+ * gait_world_advance_clock, gait_world_snapshot_restore, gait_character_create and
+ * gait_character_destroy (GAIT_ERR_LOCKED). */
+bool gait_world_is_locked(const gait_world *world);
+/* gait_world_update's first half: adds frame_seconds to the clock and gives the whole steps due
+ * (capped), without running them or moving the cameras; for a host that acts between steps
+ * and then calls gait_world_step that many times. */
+gait_status gait_world_advance_clock(gait_world *world, double frame_seconds, int *out_steps);
+int gait_world_max_characters(const gait_world *world); /* the pool size given at create */
+/* The living character in slot index1 (1 .. max_characters), or GAIT_ERR_STALE_ID when the
+ * slot is empty or out of range. Walking the slots lists every character. */
+gait_status gait_world_character_in_slot(const gait_world *world, int index1,
+                                         gait_character_id *out);
+/* The numbers a body type moves by until it is measured. */
+const gait_locomotion *gait_world_provisional_locomotion(const gait_world *world);
+
+/* The input the next step will read: the move and held levels of the last set_input and the
+ * presses not yet read (look deltas are spent at set_input: 0 here). */
+gait_status gait_character_input(const gait_world *world, gait_character_id id, gait_input *out);
+/* A copy of the character's stamina pool (value, max, refill, multiplier, rest). */
+gait_status gait_character_stamina_get(const gait_world *world, gait_character_id id,
+                                       gait_stamina *out);
+/* What is left: finite, clamped to [0, max]. */
+gait_status gait_character_set_stamina(gait_world *world, gait_character_id id, double value);
+/* The consumption multiplier, [0, 100]. */
+gait_status gait_character_set_stamina_multiplier(gait_world *world, gait_character_id id,
+                                                  double multiplier);
+/* The refill: rate in [0, 10000] per s, delay in [0, 60] s (the pool's value and rest stay). */
+gait_status gait_character_set_stamina_refill(gait_world *world, gait_character_id id,
+                                              double rate, double delay);
+/* The gate hook and its user pointer (NULL, NULL when none). */
+gait_status gait_character_gate_hook(const gait_world *world, gait_character_id id,
+                                     gait_gate_hook *out_hook, void **out_user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,7 @@ gait_character_def gait_default_character_def(void) {
 gait_status gait_character_create(gait_world *w, const gait_character_def *def,
                                   gait_character_id *out) {
     if (!w || !def || !out) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "character: create refused while the world steps");
     if (!v3_finite(def->position) || !isfinite(def->yaw))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position and yaw must be finite");
     if ((unsigned)def->body_type >= GAIT_BODY_TYPE_COUNT)
@@ -101,6 +102,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
 
 gait_status gait_character_destroy(gait_world *w, gait_character_id id) {
     GET(w, id, ch);
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "character: destroy refused while the world steps");
     ch->alive = false;
     ch->generation++;
     w->count--;

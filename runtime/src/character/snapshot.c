@@ -100,6 +100,7 @@ gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t c
 
 gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_t size) {
     if (!w || !buffer) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "snapshot: restore refused while the world steps");
     snapshot_header h;
     if (size < sizeof h) return FAIL(w, GAIT_ERR_FORMAT, "snapshot: %zu bytes is too short", size);
     memcpy(&h, buffer, sizeof h);

@@ -78,6 +78,11 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
 
 void gait_world_destroy(gait_world *w) {
     if (!w) return;
+    if (w->stepping) { /* from a hook inside its own step: the step still uses the world */
+        gait__logf(&w->hooks, GAIT_LOG_ERROR, "world: destroy refused while the world steps "
+                   "(called from a hook); destroy it after the step");
+        return;
+    }
     gait_hooks hooks = w->hooks;
     gait_collider_destroy(w->collider);
     gait__free(&hooks, w->gather_mem, w->gather_bytes);
@@ -143,14 +148,18 @@ bool gait_world_locomotion_measured(const gait_world *w, gait_body_type type) {
 
 gait_status gait_world_step(gait_world *w) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "step: refused while the world steps (a hook stepped it)");
+    w->stepping = true;
     double dt = w->clock.step_seconds;
     gait__world_step_range(w, 0, w->capacity, dt, &w->gather);
     w->steps++;
+    w->stepping = false;
     return GAIT_OK;
 }
 
 gait_status gait_world_update(gait_world *w, double frame_seconds, int *out_steps) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "update: refused while the world steps (a hook updated it)");
     int steps = 0;
     gait_status s = gait_clock_advance(&w->clock, frame_seconds, &steps);
     if (s != GAIT_OK)

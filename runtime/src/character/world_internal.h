@@ -27,6 +27,7 @@ struct gait_world {
     gait_gather gather;
     void *gather_mem;
     size_t gather_bytes;
+    bool stepping;                     /* gait_world_step runs (hooks are inside it): locked */
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps

@@ -76,6 +76,7 @@ const char *gait_status_string(gait_status status) {
     case GAIT_ERR_IO: return "i/o error";
     case GAIT_ERR_FORMAT: return "malformed data";
     case GAIT_ERR_SCRIPT: return "script error";
+    case GAIT_ERR_LOCKED: return "locked while the world steps";
     default: return "unknown status";
     }
 }
