@@ -14,21 +14,26 @@ local function dir_of(path)
   return path:match("^(.*)/[^/]*$") or "."
 end
 
--- Runs the world file with its directory first on package.path, so `require "shapes"` finds
--- scripts/worlds/shapes.lua; returns the data table it returns.
+-- Runs the world file (untrusted content: sandboxed, under the file budget; `require "shapes"`
+-- finds scripts/worlds/shapes.lua beside it) and returns a plain copy of the data table it
+-- returns (tables, strings, numbers, booleans: no function or metatable of the file's).
 function M.read(path)
   local dir = dir_of(path)
-  local chunk, err = loadfile(path)
-  if not chunk then error(err, 0) end
-  local saved = package.path
-  package.path = dir .. "/?.lua;" .. saved
-  local ok, data = pcall(chunk, dir)
-  package.path = saved
-  if not ok then error(tostring(data), 0) end
+  local data, err = gait.read_data_file(path, dir)
+  if data == nil then error(err, 0) end
   if type(data) ~= "table" then
     error(string.format("%s: a world file returns a table, not a %s", path, type(data)), 0)
   end
   return data, dir
+end
+
+-- A file the world file names beside it: a plain relative name, no "..", no absolute path.
+local function beside(path, dir, name, what)
+  if type(name) ~= "string" or name == "" or name:sub(1, 1) == "/" or name:find("..", 1, true) then
+    error(string.format("%s: %s must name a file beside the world file (no \"..\", no absolute "
+      .. "path), not %q", path, what, tostring(name)), 0)
+  end
+  return dir .. "/" .. name
 end
 
 -- Fills an existing world (terrain, water, landmarks) and spawns the player in it.
@@ -47,7 +52,8 @@ function M.load_into(w, path)
   local t = data.terrain
   if t then
     if not t.heightmap then error(path .. ": terrain needs a heightmap (a PNG beside the file)", 0) end
-    local ok, err = w:load_heightmap(dir .. "/" .. t.heightmap, t.cell_size, t.height_scale, t.origin)
+    local ok, err = w:load_heightmap(beside(path, dir, t.heightmap, "terrain.heightmap"),
+      t.cell_size, t.height_scale, t.origin)
     if not ok then error(path .. ": " .. tostring(err), 0) end
   end
   for _, region in ipairs(data.water or {}) do w:add_water(region) end

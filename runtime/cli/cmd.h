@@ -18,8 +18,9 @@ int gait_cli_schema(int argc, char **argv);
  * executable (build/gait -> .), else the current directory. Returns 0, or -1 with a message
  * printed. */
 int gait_cli_find_root(const char *opt_root, char *out, size_t cap);
-/* A script with no host world (scenarios make their own) whose errors go to stderr. */
-gait_script *gait_cli_script(const char *root);
+/* A script with no host world (scenarios make their own) whose errors go to stderr;
+ * file_budget 0: the default. */
+gait_script *gait_cli_script(const char *root, int64_t file_budget);
 /* Adds the runner's host bindings (world:load_level) to a script made otherwise. */
 void gait_cli_bind(gait_script *script);
 /* Calls require(module)[fn](args...) with string/number args; returns the integer results

@@ -86,9 +86,10 @@ static int l_world_load_level(lua_State *L) {
     return 1;
 }
 
-gait_script *gait_cli_script(const char *root) {
+gait_script *gait_cli_script(const char *root, int64_t file_budget) {
     gait_script_def def = gait_default_script_def();
     def.root = root;
+    if (file_budget) def.file_budget = file_budget;
     gait_script *s = gait_script_create(&def);
     if (!s) {
         fprintf(stderr, "gait: could not start Lua (see the message above)\n");

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "gait/replay.h"
@@ -209,12 +210,14 @@ static int replay_sandbox(gait_replay_player *p, const char *file, const char *w
     }
     char probe[4096 + 64];
     snprintf(probe, sizeof probe, "%s/scripts/tuning/locomotion.lua", dir);
-    FILE *f = fopen(probe, "r");
-    if (f) {
-        fclose(f);
-        if (gait_script_load_tuning(s, NULL) != GAIT_OK) goto done; /* the error is logged */
-    }
+    struct stat st; /* there or not, unopened: the root's own tuning */
+    if (stat(probe, &st) == 0 && gait_script_load_tuning(s, NULL) != GAIT_OK) goto done;
+    /* the replay is content: its kit is a name of scripts/kits/, never a path it chooses */
     const char *kit = gait_replay_player_meta(p, "kit");
+    if (kit && kit[strspn(kit, "abcdefghijklmnopqrstuvwxyz0123456789_")] != 0) {
+        fprintf(stderr, "gait replay: %s: the kit \"%s\" is not a kit name ([a-z0-9_])\n", file, kit);
+        goto done;
+    }
     if (kit && gait_script_set_kit(s, player, kit) != GAIT_OK) goto done;
     double dt = 0;
     while (gait_replay_player_frame_index(p) < gait_replay_player_frame_count(p)) {
@@ -292,7 +295,7 @@ int gait_cli_replay(int argc, char **argv) {
         gait_replay_player_destroy(p);
         return src;
     }
-    gait_script *s = gait_cli_script(dir);
+    gait_script *s = gait_cli_script(dir, 0);
     if (!s) {
         gait_replay_player_destroy(p);
         return 1;

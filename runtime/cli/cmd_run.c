@@ -1,6 +1,13 @@
 /* gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--record OUT.replay] [--root DIR]
+ *                   [--budget N] [--trusted]
  * Plays a Lua scenario headless; the frame loop itself is lua/gait/runner.lua. --record writes
- * every frame's inputs to a replay file (cmd_replay.c) that `gait replay` plays back. */
+ * every frame's inputs to a replay file (cmd_replay.c) that `gait replay` plays back.
+ *
+ * The scenario is untrusted content unless --trusted says it is the developer's own: it runs
+ * sandboxed, its chunk and each of its callbacks under the file budget (--budget N VM
+ * instructions, default gait_default_script_def's). --trusted gives it the whole Lua library
+ * (io, os, debug) and no budget: for scenario files you wrote. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +21,7 @@ int gait_cli_record_end(gait_script *s, gait_replay_recorder *rec, const char *p
 
 static int usage(void) {
     fprintf(stderr, "usage: gait run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] "
-                    "[--record OUT.replay] [--root DIR]\n");
+                    "[--record OUT.replay] [--root DIR] [--budget N] [--trusted]\n");
     return 2;
 }
 
@@ -26,10 +33,13 @@ static int positive_number(const char *s, double max) {
 
 int gait_cli_run(int argc, char **argv) {
     const char *file = NULL, *steps = NULL, *fps = NULL, *trace = NULL, *root = NULL;
-    const char *record = NULL;
+    const char *record = NULL, *budget = NULL;
+    bool trusted = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = gait_cli_option(argc, argv, &i, "--steps"))) steps = v;
+        if (strcmp(argv[i], "--trusted") == 0) trusted = true;
+        else if ((v = gait_cli_option(argc, argv, &i, "--budget"))) budget = v;
+        else if ((v = gait_cli_option(argc, argv, &i, "--steps"))) steps = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--fps"))) fps = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--trace"))) trace = v;
         else if ((v = gait_cli_option(argc, argv, &i, "--root"))) root = v;
@@ -47,9 +57,13 @@ int gait_cli_run(int argc, char **argv) {
         fprintf(stderr, "gait run: --fps must be a number in (0, 100000]\n");
         return 2;
     }
+    if (budget && !positive_number(budget, 1e12)) {
+        fprintf(stderr, "gait run: --budget must be a number of VM instructions in [1000, 1e12]\n");
+        return 2;
+    }
     char dir[4096];
     if (gait_cli_find_root(root, dir, sizeof dir) != 0) return 2;
-    gait_script *s = gait_cli_script(dir);
+    gait_script *s = gait_cli_script(dir, budget ? (int64_t)strtod(budget, NULL) : 0);
     if (!s) return 1;
     gait_replay_recorder *rec = NULL;
     if (record) {
@@ -65,9 +79,9 @@ int gait_cli_run(int argc, char **argv) {
         if (steps) gait_replay_recorder_set_meta(rec, "steps", steps);
         if (fps) gait_replay_recorder_set_meta(rec, "fps", fps);
     }
-    const char *args[4] = {file, steps, fps, trace};
+    const char *args[5] = {file, steps, fps, trace, trusted ? "1" : "0"};
     double result[1] = {0};
-    int rc = gait_cli_call(s, "gait.runner", "run_cli", 4, args, 1, result);
+    int rc = gait_cli_call(s, "gait.runner", "run_cli", 5, args, 1, result);
     if (rec) {
         if (rc == 0 && gait_cli_record_end(s, rec, record) != 0) rc = -1;
         gait_replay_recorder_destroy(rec);

@@ -15,7 +15,7 @@ static int lua_file(const struct dirent *e) {
 }
 
 static void run_one(const char *root, const char *path, long *passed, long *failed) {
-    gait_script *s = gait_cli_script(root);
+    gait_script *s = gait_cli_script(root, 0);
     if (!s) {
         printf("FAIL %s: could not start Lua\n", path);
         ++*failed;

@@ -45,7 +45,7 @@ test("every method with junk arguments: an error with a message or an answer, ne
   local w, a, b, lm = world()
   local calls, errors = 0, 0
   for _, set in ipairs({{gait.world.methods, w}, {gait.character.methods, a},
-                        {getmetatable(lm).__index, lm}}) do
+                        {debug.getmetatable(lm).__index, lm}}) do
     local methods, self = set[1], set[2]
     for _, name in ipairs(sorted_keys(methods)) do
       if not skip[name] then

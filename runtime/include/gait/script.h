@@ -13,8 +13,14 @@
  *     gait_script_poll(script, NULL);               // at most once a frame: hot reload
  *     gait_script_frame(script, frame_seconds, &n); // kits read the held presses, then the steps
  *
- * Kits and gate hooks run with the JIT off for their own functions and under an instruction
- * budget, so an endless loop in a kit is stopped with an error instead of hanging the host. */
+ * Scripts are untrusted by default. Kits, gate and traversal hooks, tuning files, world files
+ * and what run_file / run_string run are sandboxed: no io, os (but clock, time, date), ffi,
+ * debug, jit, no bytecode, files only under the script root (or beside a file the host named),
+ * the gait tables and the string metatable read-only. Each call runs under an instruction budget
+ * it cannot catch or lift (instruction_budget for kits, hooks and tuning; file_budget for world
+ * files and run_file chunks), with its JIT off, and every byte it makes Lua or C allocate counts
+ * against memory_limit. A host runs its own code with the whole library only by asking:
+ * gait_script_run_trusted_file. lua/README.md "Sandbox" lists the rules. */
 #ifndef GAIT_SCRIPT_H
 #define GAIT_SCRIPT_H
 
@@ -32,15 +38,20 @@ typedef struct gait_script_def {
     gait_world *world;           /* the host's world (may be NULL); gait.world.host() in Lua.
                                     Must outlive the script. */
     const char *root;            /* directory holding lua/ and scripts/; NULL = "." */
-    int64_t instruction_budget;  /* VM instructions one kit, gate-hook or tuning call may run
-                                    before it is stopped; default 10 000 000 (tens of ms of
-                                    interpreted Lua); range 1000 .. 2 000 000 000 (the count
-                                    hook takes an int) */
-    size_t memory_limit;         /* bytes the Lua state may hold; an allocation past it fails
-                                    and the call raises "not enough memory" (a runaway script
-                                    cannot take the host's memory). Default 256 MiB; 0 means
-                                    the default; at least 1 MiB (Lua boots in ~0.3 MiB). Needs
-                                    the hooks allocator (gait_script_uses_hooks_allocator). */
+    int64_t instruction_budget;  /* VM instructions one kit, gate-hook, traversal-hook or tuning
+                                    call may run before it is stopped (work done in C for it is
+                                    charged in the same units); default 10 000 000 (tens of ms
+                                    of interpreted Lua); range 1000 .. 2 000 000 000 */
+    int64_t file_budget;         /* the same for one call of a world file, a run_file chunk or
+                                    a scenario's callback: default 250 000 000 (about a second
+                                    of interpreted Lua); 0 means the default; range
+                                    1000 .. 1e12 */
+    size_t memory_limit;         /* bytes the Lua state and the worlds and geometry scripts make
+                                    may hold; an allocation past it fails and the call raises
+                                    "not enough memory" (a runaway script cannot take the host's
+                                    memory). Default 256 MiB; 0 means the default; at least
+                                    1 MiB (Lua boots in ~0.3 MiB). Needs the hooks allocator
+                                    (gait_script_uses_hooks_allocator). */
 } gait_script_def;
 
 gait_script_def gait_default_script_def(void);
@@ -55,9 +66,21 @@ const char *gait_script_last_error(const gait_script *script);
 unsigned gait_script_error_count(const gait_script *script);
 void gait_script_clear_error(gait_script *script);
 
-/* Runs a Lua file (or a chunk of code) in the script's state; results are dropped. */
+/* Runs a Lua file (or a chunk of source text) in the script's state, sandboxed and under the
+ * file budget; results are dropped. The file's directory may be read by what it requires. */
 gait_status gait_script_run_file(gait_script *script, const char *path);
 gait_status gait_script_run_string(gait_script *script, const char *code, const char *chunk_name);
+/* The host's own code: the whole Lua library (io, os, debug ...), no budget, JIT on. Never for
+ * content a user downloads or a replay names. Text only (bytecode is refused). */
+gait_status gait_script_run_trusted_file(gait_script *script, const char *path);
+gait_status gait_script_run_trusted_string(gait_script *script, const char *code,
+                                           const char *chunk_name);
+/* Runs a data file (a world file) sandboxed under the file budget, with `arg` (may be NULL) as
+ * its `...`, and pushes a plain copy of what it returned onto gait_script_lua(script)'s stack:
+ * tables copied without metatables, strings, numbers and booleans kept, functions and userdata
+ * left out, so the host may read it with lua_getfield and no script code runs. GAIT_OK and one
+ * value pushed; otherwise an error status (last_error names file:line) and nothing pushed. */
+gait_status gait_script_read_data_file(gait_script *script, const char *path, const char *arg);
 
 /* Loads scripts/tuning/{locomotion,stamina,gates}.lua under `dir` (NULL: <root>/scripts/tuning),
  * validates every number against the schema and applies them to the host world and every world

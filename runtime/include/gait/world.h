@@ -272,7 +272,7 @@ gait_status gait_character_set_stamina(gait_world *world, gait_character_id id, 
 /* The consumption multiplier, [0, 100]. */
 gait_status gait_character_set_stamina_multiplier(gait_world *world, gait_character_id id,
                                                   double multiplier);
-/* The refill: rate in [0, 10000] per s, delay in [0, 60] s (the pool's value and rest stay). */
+/* The refill (gait_stamina_set_refill's ranges: the stamina schema); value and rest stay. */
 gait_status gait_character_set_stamina_refill(gait_world *world, gait_character_id id,
                                               double rate, double delay);
 /* The gate hook and its user pointer (NULL, NULL when none). */

@@ -84,12 +84,9 @@ gait_status gait_character_set_stamina_multiplier(gait_world *w, gait_character_
 gait_status gait_character_set_stamina_refill(gait_world *w, gait_character_id id, double rate,
                                               double delay) {
     GET(w, id, ch);
-    /* the tuning schema's ranges for stamina.lua's refill_rate and refill_delay */
-    if (!(rate >= 0 && rate <= 10000) || !(delay >= 0 && delay <= 60))
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "stamina: refill rate %g (allowed [0, 10000] "
-                    "per s) or delay %g (allowed [0, 60] s) out of range", rate, delay);
-    ch->stamina.refill_rate = rate;
-    ch->stamina.refill_delay = delay;
+    if (gait_stamina_set_refill(&ch->stamina, rate, delay) != GAIT_OK) /* the stamina schema */
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "stamina: refill rate %g per s or delay %g s "
+                    "out of the schema's range", rate, delay);
     return GAIT_OK;
 }
 

@@ -1,29 +1,71 @@
-/* The Lua layer: the state, protected calls, errors, kits, hot reload and the `gait` root module.
+/* The Lua layer: the state, protected calls, errors, watched files, the C API over Lua and the
+ * `gait` root module.
  *
  * Why things are the way they are:
  * - Lua allocates through the host hooks (lua_newstate with our allocator). LuaJIT builds with
  *   64-bit GC refs off refuse a custom allocator on x86_64 (lua_newstate returns NULL); then the
  *   script falls back to luaL_newstate and says so (gait_script_uses_hooks_allocator). Debian's
- *   LuaJIT 2.1.0-beta3 accepts it.
+ *   LuaJIT 2.1.0-beta3 accepts it. The same counter holds what the worlds scripts make allocate
+ *   (world_hooks), so memory_limit bounds both.
  * - Every call into Lua runs under lua_pcall with a C traceback handler. The handler converts a
  *   non-string error object itself under its own pcall, so an error object whose __tostring
  *   fails still gives a message; if the handler fails anyway (LUA_ERRERR) that is reported too.
- * - Kits, gate hooks and tuning files run under an instruction budget (a count hook). LuaJIT's
- *   compiled traces do not run hooks, so such files are loaded with the JIT off for every
- *   function they define (jit.off(chunk, true)). Cost: kit code runs interpreted (it is small
- *   and runs once a frame per character; bench_kit measures it), the rest of Lua keeps the JIT.
+ * - Scripts are content and untrusted by default (script_sandbox.c): kits, hooks, tuning, world
+ *   files and run_file/run_string run sandboxed under a budget (script_budget.c). A host runs its
+ *   own code trusted only by asking (gait_script_run_trusted_file).
  * - No C globals: the script is found from Lua through the registry. */
 #include "script_internal.h"
 
-#include "gait/gait.h"
-
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* ---- errors -------------------------------------------------------------------------------- */
+/* ---- hooks and errors ---------------------------------------------------------------------- */
+
+void *gait__hooks_alloc(const gait_hooks *h, size_t size) {
+    void *p = h->alloc(size ? size : 1, h->user);
+    if (p) memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void gait__hooks_free(const gait_hooks *h, void *p, size_t size) {
+    if (p) h->free(p, size ? size : 1, h->user);
+}
+
+static void resolve_hooks(gait_hooks *h) {
+    gait_hooks d = gait_default_hooks();
+    /* allocator members come as a pair: half a custom allocator would free through the wrong one */
+    if (!h->alloc || !h->free) { h->alloc = d.alloc; h->free = d.free; }
+    if (!h->log) h->log = d.log;
+    if (!h->assert_fail) h->assert_fail = d.assert_fail;
+}
+
+static void hooks_logf(const gait_hooks *h, gait_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void hooks_logf(const gait_hooks *h, gait_log_level level, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    h->log(level, msg, h->user);
+}
+
+void gait__script_logf(gait_script *s, gait_log_level level, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->hooks.log(level, msg, s->hooks.user);
+}
 
 void gait__script_error(gait_script *s, const char *fmt, ...) {
     va_list ap;
@@ -49,10 +91,11 @@ gait_script *gait__script_from(lua_State *L) {
     return s;
 }
 
-/* ---- protected calls --------------------------------------------------------------------- */
+/* ---- protected calls ----------------------------------------------------------------------- */
 
 /* The message handler: the error as a string plus a traceback. A non-string error object is
- * turned into a string under a pcall of its own, so a failing __tostring cannot escape. */
+ * turned into a string under a pcall of its own, so a failing __tostring cannot escape (and a
+ * script's __tostring runs under the budget of the call that raised). */
 static int traceback_handler(lua_State *L) {
     const char *msg = NULL;
     if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
@@ -64,7 +107,7 @@ static int traceback_handler(lua_State *L) {
         else
             msg = lua_pushfstring(L, "(a %s error object whose __tostring failed: %s)",
                                   luaL_typename(L, 1),
-                                  lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
+                                  lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
     } else {
         msg = lua_pushfstring(L, "(a %s error object)", luaL_typename(L, 1));
     }
@@ -72,103 +115,50 @@ static int traceback_handler(lua_State *L) {
     return 1;
 }
 
-/* The count hook fires every BUDGET_TICK VM instructions; each budgeted call starts its own
- * count at 0, so the hook can stay installed across a batch of calls. */
-#define BUDGET_TICK 1000
-
-static void budget_hook(lua_State *L, lua_Debug *ar) {
-    gait_script *s = gait__script_from(L);
-    if (!s) return;
-    s->budget_used += BUDGET_TICK;
-    if (s->budget_used < s->instruction_budget) return;
-    /* name the line the loop was caught on: the hook's own frame has none */
-    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-    else
-        lua_pushliteral(L, "");
-    lua_pushfstring(L, "instruction budget of %d VM instructions exceeded (an endless loop?)",
-                    (int)s->instruction_budget);
-    lua_concat(L, 2);
-    lua_error(L);
-}
-
-bool gait__budget_arm(gait_script *s) {
-    if (lua_gethook(s->L) == budget_hook) return false;
-    lua_sethook(s->L, budget_hook, LUA_MASKCOUNT, BUDGET_TICK);
-    return true;
-}
-
-void gait__budget_disarm(gait_script *s, bool armed) {
-    if (armed) lua_sethook(s->L, NULL, 0, 0);
+gait_status gait__pcall(gait_script *s, int nargs, int nresults, gait__budget_kind budget) {
+    lua_State *L = s->L;
+    int base = lua_gettop(L) - nargs; /* the function's slot */
+    bool untrusted = gait__function_untrusted(L, base);
+    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_HANDLER);
+    lua_insert(L, base);
+    gait__budget saved;
+    if (budget != GAIT__BUDGET_NONE)
+        gait__budget_enter(s, budget == GAIT__BUDGET_FILE ? s->file_budget : s->instruction_budget,
+                           &saved);
+    if (untrusted) s->untrusted_depth++;
+    int rc = lua_pcall(L, nargs, nresults, base);
+    if (untrusted) s->untrusted_depth--;
+    if (budget != GAIT__BUDGET_NONE) gait__budget_leave(s, &saved);
+    lua_remove(L, base);
+    switch (rc) {
+    case 0: return GAIT_OK;
+    case LUA_ERRMEM: return GAIT_ERR_OUT_OF_MEMORY;
+    default: return GAIT_ERR_SCRIPT;
+    }
 }
 
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
-                               bool budget) {
+                               gait__budget_kind budget) {
     lua_State *L = s->L;
-    int base = lua_gettop(L) - nargs; /* the function's slot */
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_HANDLER);
-    lua_insert(L, base);
-    /* a budgeted call inside another (a kit stepping a world that runs a gate hook) counts on
-     * its own and gives the outer call its count back */
-    int64_t outer_used = s->budget_used;
-    bool armed = false;
-    if (budget) {
-        armed = gait__budget_arm(s);
-        s->budget_used = 0;
-    }
-    int rc = lua_pcall(L, nargs, nresults, base);
-    if (budget) {
-        gait__budget_disarm(s, armed);
-        s->budget_used = outer_used;
-    }
-    if (rc == 0) {
-        lua_remove(L, base);
-        return GAIT_OK;
-    }
-    const char *msg = lua_tostring(L, -1);
-    if (!msg) msg = "(no message)";
+    int base = lua_gettop(L) - nargs;
+    gait_status st = gait__pcall(s, nargs, nresults, budget);
+    if (st == GAIT_OK) return GAIT_OK;
+    /* the message is already a string (the handler's, or Lua's own for memory): formatting it
+     * here allocates nothing from Lua, which may be out of memory */
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(no message)";
     char kit_what[128];
     if (!what) {
         snprintf(kit_what, sizeof kit_what, "kit%s%s (character #%d)", s->call_kit ? " " : "",
                  s->call_kit ? s->call_kit : "", s->call_character);
         what = kit_what;
     }
-    switch (rc) {
-    case LUA_ERRERR:
-        gait__script_error(s, "%s: error in the error handler: %s", what, msg);
-        break;
-    case LUA_ERRMEM:
+    if (st == GAIT_ERR_OUT_OF_MEMORY)
         gait__script_error(s, "%s: out of memory (the script's memory_limit is %zu bytes)", what,
                            s->memory_limit);
-        break;
-    default:
+    else
         gait__script_error(s, "%s: %s", what, msg);
-        break;
-    }
     lua_settop(L, base - 1);
     return GAIT_ERR_SCRIPT;
-}
-
-gait_status gait__script_loadfile(gait_script *s, const char *path, bool jit_off) {
-    lua_State *L = s->L;
-    int rc = luaL_loadfile(L, path);
-    if (rc != 0) {
-        const char *msg = lua_tostring(L, -1);
-        gait__script_error(s, "%s", msg ? msg : path);
-        lua_pop(L, 1);
-        return rc == LUA_ERRFILE ? GAIT_ERR_IO : GAIT_ERR_SCRIPT;
-    }
-    if (jit_off) {
-        lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_JITOFF);
-        if (lua_isfunction(L, -1)) {
-            lua_pushvalue(L, -2);
-            lua_pushboolean(L, 1); /* recursive: every function the file defines */
-            if (lua_pcall(L, 2, 0, 0) != 0) lua_pop(L, 1);
-        } else {
-            lua_pop(L, 1);
-        }
-    }
-    return GAIT_OK;
 }
 
 /* ---- watched files --------------------------------------------------------------------- */
@@ -188,8 +178,8 @@ void gait__script_watch(gait_script *s, const char *path, int kind, const char *
         if (strcmp(s->watch[i].path, path) == 0) w = &s->watch[i];
     if (!w) {
         if (s->watch_count == GAIT__WATCH_MAX) {
-            gait__logf(&s->hooks, GAIT_LOG_WARN, "script: more than %d watched files; %s is not "
-                       "hot-reloaded", GAIT__WATCH_MAX, path);
+            gait__script_logf(s, GAIT_LOG_WARN, "script: more than %d watched files; %s is not "
+                              "hot-reloaded", GAIT__WATCH_MAX, path);
             return;
         }
         w = &s->watch[s->watch_count++];
@@ -201,94 +191,19 @@ void gait__script_watch(gait_script *s, const char *path, int kind, const char *
     if (!file_stamp(path, &w->mtime_ns, &w->size, &w->ino)) w->mtime_ns = w->size = w->ino = -1;
 }
 
-/* ---- kits ---------------------------------------------------------------------------------- */
-
-bool gait__kit_path(gait_script *s, const char *kit, char *out, size_t cap, char *name,
-                    size_t name_cap) {
-    size_t n = strlen(kit);
-    if (n > 4 && strcmp(kit + n - 4, ".lua") == 0) {
-        if ((size_t)snprintf(out, cap, "%s", kit) >= cap) return false;
-        const char *base = strrchr(kit, '/');
-        base = base ? base + 1 : kit;
-        size_t bn = strlen(base) - 4;
-        if (bn >= name_cap) bn = name_cap - 1;
-        memcpy(name, base, bn);
-        name[bn] = 0;
-        return true;
-    }
-    for (const char *p = kit; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
-    if (n == 0 || n >= name_cap) return false;
-    snprintf(name, name_cap, "%s", kit);
-    return (size_t)snprintf(out, cap, "%s/scripts/kits/%s.lua", s->root, kit) < cap;
-}
-
-/* Clears the "failed" mark of every entry using kit `name` in every world (a reload gives a
- * failed kit a new chance). */
-static void kit_clear_failed(lua_State *L, const char *name) {
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_WORLDS);
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pop(L, 1);
-        lua_getfenv(L, -1);
-        lua_getfield(L, -1, "kits");
-        int n = (int)lua_objlen(L, -1);
-        for (int i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, i);
-            lua_rawgeti(L, -1, GAIT__KIT_KIT);
-            if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), name) == 0) {
-                lua_pushnil(L);
-                lua_rawseti(L, -3, GAIT__KIT_FAILED);
-            }
-            lua_pop(L, 2);
-        }
-        lua_pop(L, 2);
-    }
-    lua_pop(L, 1);
-}
-
-gait_status gait__kit_load(gait_script *s, const char *path, const char *name) {
-    lua_State *L = s->L;
-    int top = lua_gettop(L);
-    gait__script_watch(s, path, GAIT__WATCH_KIT, name);
-    gait_status st = gait__script_loadfile(s, path, true);
-    if (st != GAIT_OK) return st;
-    char what[96];
-    snprintf(what, sizeof what, "kit %s", name);
-    st = gait__script_pcall(s, 0, 1, what, true);
-    if (st != GAIT_OK) return st;
-    if (!lua_istable(L, -1)) {
-        gait__script_error(s, "%s:1: a kit file must return a table with on_presses(character, "
-                           "presses, state); it returned a %s", path, luaL_typename(L, -1));
-        lua_settop(L, top);
-        return GAIT_ERR_SCRIPT;
-    }
-    lua_getfield(L, -1, "on_presses");
-    if (!lua_isfunction(L, -1)) {
-        gait__script_error(s, "%s:1: the kit's on_presses is a %s, not a function", path,
-                           luaL_typename(L, -1));
-        lua_settop(L, top);
-        return GAIT_ERR_SCRIPT;
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_KITDEFS);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, name);
-    lua_settop(L, top);
-    kit_clear_failed(L, name);
-    return GAIT_OK;
-}
-
 /* ---- hot reload ---------------------------------------------------------------------------- */
 
 gait_status gait_script_poll(gait_script *s, int *out_reloaded) {
+    if (out_reloaded) *out_reloaded = 0;
     if (!s) return GAIT_ERR_INVALID_ARGUMENT;
+    if (s->hook_depth > 0) return GAIT_ERR_LOCKED; /* a hook's world is mid-step */
     int reloaded = 0;
     bool tuning_changed = false, failed = false;
     for (int i = 0; i < s->watch_count; i++) {
         gait__watch *w = &s->watch[i];
         long long m, sz, ino;
-        /* a file missing for a moment (an editor saving through a rename) is not a change */
+        /* a file missing for a moment (an editor saving through a rename) is not a change; a
+         * file turned into a FIFO or a directory is, and its reload is refused unopened */
         if (!file_stamp(w->path, &m, &sz, &ino)) continue;
         if (m == w->mtime_ns && sz == w->size && ino == w->ino) continue;
         w->mtime_ns = m;
@@ -302,7 +217,7 @@ gait_status gait_script_poll(gait_script *s, int *out_reloaded) {
             snprintf(name, sizeof name, "%s", w->name);
             if (gait__kit_load(s, path, name) == GAIT_OK) {
                 reloaded++;
-                gait__logf(&s->hooks, GAIT_LOG_INFO, "script: reloaded kit %s (%s)", name, path);
+                gait__script_logf(s, GAIT_LOG_INFO, "script: reloaded kit %s (%s)", name, path);
             } else {
                 failed = true;
             }
@@ -313,11 +228,11 @@ gait_status gait_script_poll(gait_script *s, int *out_reloaded) {
         char copy[GAIT__TUNE_FILES][GAIT__PATH_MAX];
         for (int k = 0; k < GAIT__TUNE_FILES; k++) {
             memcpy(copy[k], s->tuning.paths[k], GAIT__PATH_MAX);
-            paths[k] = copy[k];
+            paths[k] = copy[k][0] ? copy[k] : NULL;
         }
         if (gait__tuning_load(s, paths) == GAIT_OK) {
             reloaded++;
-            gait__logf(&s->hooks, GAIT_LOG_INFO, "script: reloaded tuning");
+            gait__script_logf(s, GAIT_LOG_INFO, "script: reloaded tuning");
         } else {
             failed = true;
         }
@@ -328,8 +243,11 @@ gait_status gait_script_poll(gait_script *s, int *out_reloaded) {
 
 /* ---- the root module ----------------------------------------------------------------------- */
 
+/* gait.poll() -> files reloaded | files reloaded, message (the host's: not from a hook) */
 static int l_poll(lua_State *L) {
     gait_script *s = gait__script_from(L);
+    gait__require_trusted(L, "gait.poll (hot reload)");
+    gait__check_no_hook(L, s, "gait.poll");
     int n = 0;
     gait_status st = gait_script_poll(s, &n);
     lua_pushinteger(L, n);
@@ -354,6 +272,7 @@ static int l_error_count(lua_State *L) {
 }
 
 static int l_clear_error(lua_State *L) {
+    gait__require_trusted(L, "gait.clear_error");
     gait_script_clear_error(gait__script_from(L));
     return 0;
 }
@@ -363,74 +282,89 @@ static int l_root(lua_State *L) {
     return 1;
 }
 
+/* gait.trusted() -> whether the calling code runs with the whole library (the host's own) */
+static int l_trusted(lua_State *L) {
+    lua_pushboolean(L, !gait__untrusted(L, gait__script_from(L)));
+    return 1;
+}
+
 static int l_log(lua_State *L) {
     static const char *const levels[] = {"debug", "info", "warn", "error"};
     int level = gait__check_enum(L, 1, levels, 4, "log level");
-    const char *msg = luaL_checkstring(L, 2);
+    size_t n = 0;
+    const char *msg = luaL_checklstring(L, 2, &n);
     gait_script *s = gait__script_from(L);
+    gait__budget_charge(L, s, (int64_t)(n / 32));
     s->hooks.log((gait_log_level)level, msg, s->hooks.user);
     return 0;
 }
 
-static int l_instruction_budget(lua_State *L) {
-    gait_script *s = gait__script_from(L);
-    lua_pushnumber(L, (lua_Number)s->instruction_budget);
+/* gait.instruction_budget([n]) / gait.file_budget([n]) -> the previous budget. Setting one is
+ * the host's: a script cannot raise its own. */
+static int budget_accessor(lua_State *L, int64_t *slot, const char *what) {
+    lua_pushnumber(L, (lua_Number)*slot);
     if (!lua_isnoneornil(L, 1)) {
+        gait__require_trusted(L, what);
         lua_Number b = luaL_checknumber(L, 1);
-        if (!(b >= 1000 && b <= 2e9)) return luaL_argerror(L, 1, "budget must be in [1000, 2e9]");
-        s->instruction_budget = (int64_t)b;
+        if (!(b >= 1000 && b <= 1e12))
+            return luaL_argerror(L, 1, "a budget is a number of VM instructions in [1000, 1e12]");
+        *slot = (int64_t)b;
     }
-    return 1; /* the previous budget */
+    return 1;
 }
 
-/* gait.memory_limit([bytes]) -> the previous limit, the bytes Lua holds now. A new limit below
- * what Lua holds is refused (it would fail every allocation at once). */
+static int l_instruction_budget(lua_State *L) {
+    return budget_accessor(L, &gait__script_from(L)->instruction_budget, "gait.instruction_budget(n)");
+}
+
+static int l_file_budget(lua_State *L) {
+    return budget_accessor(L, &gait__script_from(L)->file_budget, "gait.file_budget(n)");
+}
+
+/* gait.memory_limit([bytes]) -> the previous limit, the bytes held now. A new limit below what
+ * is held is refused (it would fail every allocation at once); setting it is the host's. */
 static int l_memory_limit(lua_State *L) {
     gait_script *s = gait__script_from(L);
     lua_pushnumber(L, (lua_Number)s->memory_limit);
     lua_pushnumber(L, (lua_Number)s->memory_used);
     if (!lua_isnoneornil(L, 1)) {
+        gait__require_trusted(L, "gait.memory_limit(bytes)");
         lua_Number b = luaL_checknumber(L, 1);
         if (!(b >= 1048576 && b <= 1e15)) return luaL_argerror(L, 1, "limit must be in [1 MiB, 1e15] bytes");
         if ((size_t)b < s->memory_used)
-            return luaL_argerror(L, 1, "limit is below the memory Lua holds now");
+            return luaL_argerror(L, 1, "limit is below the memory held now");
         s->memory_limit = (size_t)b;
     }
     return 2;
 }
 
-/* gait.kit.load(name_or_path) -> kit table | nil, message */
-static int l_kit_load(lua_State *L) {
+static gait_status read_data(gait_script *s, const char *path, const char *arg);
+
+/* gait.read_data_file(path[, arg]) -> a plain copy of what the data file returns | nil, message.
+ * The file runs sandboxed in environments of its own, under the file budget (inside another
+ * budgeted call: what is left of it), with arg as its `...` (gait_script_read_data_file). */
+static int l_read_data_file(lua_State *L) {
     gait_script *s = gait__script_from(L);
-    const char *kit = luaL_checkstring(L, 1);
-    char path[GAIT__PATH_MAX], name[64];
-    if (!gait__kit_path(s, kit, path, sizeof path, name, sizeof name))
-        return luaL_argerror(L, 1, "a kit is a name of [a-z0-9_] (scripts/kits/<name>.lua) or a "
-                                   "path ending in .lua");
-    if (gait__kit_load(s, path, name) != GAIT_OK) {
-        lua_pushnil(L);
-        lua_pushstring(L, s->error);
-        return 2;
+    const char *path = luaL_checkstring(L, 1);
+    const char *arg = luaL_optstring(L, 2, NULL);
+    if (gait__untrusted(L, s)) {
+        char err[GAIT__PATH_MAX * 2];
+        if (!gait__path_allowed(L, s, path, err, sizeof err)) return gait__lua_fail(L, "%s", err);
+    } else {
+        gait__grant(s, path);
     }
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_KITDEFS);
-    lua_getfield(L, -1, name);
-    lua_pushstring(L, name);
+    unsigned errors = s->error_count;
+    char saved[sizeof s->error];
+    memcpy(saved, s->error, sizeof saved);
+    int top = lua_gettop(L);
+    if (read_data(s, path, arg) == GAIT_OK) return 1;
+    lua_settop(L, top);
+    lua_pushnil(L);
+    lua_pushstring(L, s->error);
+    /* the caller has the message (an expected failure): it is not counted as an error here */
+    s->error_count = errors;
+    memcpy(s->error, saved, sizeof saved);
     return 2;
-}
-
-/* gait.kit.get(name) -> the last good kit table, or nil */
-static int l_kit_get(lua_State *L) {
-    const char *name = luaL_checkstring(L, 1);
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_KITDEFS);
-    lua_getfield(L, -1, name);
-    return 1;
-}
-
-static int open_kit(lua_State *L) {
-    static const luaL_Reg fns[] = {{"load", l_kit_load}, {"get", l_kit_get}, {NULL, NULL}};
-    lua_newtable(L);
-    luaL_register(L, NULL, fns);
-    return 1;
 }
 
 static void add_submodule(lua_State *L, const char *field, lua_CFunction open) {
@@ -453,9 +387,12 @@ static int luaopen_gait(lua_State *L) {
         {"error_count", l_error_count},
         {"clear_error", l_clear_error},
         {"root", l_root},
+        {"trusted", l_trusted},
         {"log", l_log},
         {"instruction_budget", l_instruction_budget},
+        {"file_budget", l_file_budget},
         {"memory_limit", l_memory_limit},
+        {"read_data_file", l_read_data_file},
         {NULL, NULL},
     };
     lua_newtable(L);
@@ -464,19 +401,26 @@ static int luaopen_gait(lua_State *L) {
     lua_setfield(L, -2, "version");
     add_submodule(L, "input", gait__open_input);
     add_submodule(L, "world", gait__open_world);
-    add_submodule(L, "character", gait__open_character);
+    add_submodule(L, "character", gait__open_character); /* after world: adds w:spawn */
+    gait__landmark_register(L);
+    gait__presses_register(L);
     add_submodule(L, "tuning", gait__open_tuning);
     add_submodule(L, "locomotion", gait__open_locomotion);
     add_submodule(L, "stamina", gait__open_stamina);
     add_submodule(L, "clock", gait__open_clock);
     add_submodule(L, "traverse", gait__open_traverse); /* after world and character */
     gait__present_register(L);                         /* ch:camera(), ch:anim(), ... */
-    add_submodule(L, "kit", open_kit);
+    add_submodule(L, "kit", gait__open_kit);
     add_submodule(L, "image", gait__open_image);
     return 1;
 }
 
 /* ---- create / destroy -------------------------------------------------------------------- */
+
+/* Room for `grow` more bytes under the limit. */
+static bool memory_room(const gait_script *s, size_t grow) {
+    return grow <= s->memory_limit - (s->memory_used < s->memory_limit ? s->memory_used : s->memory_limit);
+}
 
 /* lua_Alloc over the host hooks. The hooks have no realloc: grow and shrink copy. It counts
  * what Lua holds and refuses to grow past memory_limit: Lua then raises "not enough memory"
@@ -491,7 +435,7 @@ static void *lua_alloc_hooks(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
         return NULL;
     }
-    if (nsize > osize && nsize - osize > s->memory_limit - s->memory_used) return NULL;
+    if (nsize > osize && !memory_room(s, nsize - osize)) return NULL;
     void *p = s->hooks.alloc(nsize, s->hooks.user);
     if (!p) return NULL;
     if (ptr) {
@@ -502,15 +446,43 @@ static void *lua_alloc_hooks(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+/* The hooks of the worlds scripts make: the same counter and limit as Lua's memory, so a script
+ * cannot take the host's memory through C (a world of a million characters is refused). */
+static void *world_alloc(size_t size, void *user) {
+    gait_script *s = (gait_script *)user;
+    if (!memory_room(s, size)) return NULL;
+    void *p = s->hooks.alloc(size, s->hooks.user);
+    if (p) s->memory_used += size;
+    return p;
+}
+
+static void world_free(void *p, size_t size, void *user) {
+    gait_script *s = (gait_script *)user;
+    if (!p) return;
+    s->hooks.free(p, size, s->hooks.user);
+    s->memory_used -= size;
+}
+
+static void world_log(gait_log_level level, const char *message, void *user) {
+    gait_script *s = (gait_script *)user;
+    s->hooks.log(level, message, s->hooks.user);
+}
+
+static void world_assert(const char *expression, const char *file, int line, void *user) {
+    gait_script *s = (gait_script *)user;
+    s->hooks.assert_fail(expression, file, line, s->hooks.user);
+}
+
 gait_script_def gait_default_script_def(void) {
     gait_script_def d;
     memset(&d, 0, sizeof d);
     d.instruction_budget = 10000000;
+    d.file_budget = 250000000;
     d.memory_limit = (size_t)256 << 20;
     return d;
 }
 
-/* Runs in protected mode: opens everything, boots lua/boot.lua when it exists. */
+/* Runs in protected mode: the library, the registry, the gait module, the sandbox. */
 static int script_boot(lua_State *L) {
     gait_script *s = (gait_script *)lua_touserdata(L, 1);
     luaL_openlibs(L);
@@ -527,17 +499,13 @@ static int script_boot(lua_State *L) {
     lua_setmetatable(L, -2);
     lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_WORLDS);
 
-    lua_getglobal(L, "jit");
-    if (lua_istable(L, -1)) lua_getfield(L, -1, "off");
-    else lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_JITOFF);
-    lua_pop(L, 1);
-
-    /* require "gait" finds the C module; lua/ and scripts/ are on the path */
+    /* require "gait" finds the C module; lua/ is on the path of the trusted require */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
     lua_pushcfunction(L, luaopen_gait);
     lua_setfield(L, -2, "gait");
+    lua_pushcfunction(L, gait__open_sandbox);
+    lua_setfield(L, -2, "gait.sandbox");
     lua_pop(L, 1);
     lua_getfield(L, -1, "path");
     lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;%s", s->root, s->root, lua_tostring(L, -1));
@@ -548,6 +516,7 @@ static int script_boot(lua_State *L) {
     lua_pushliteral(L, "gait");
     lua_call(L, 1, 1);
     lua_pop(L, 1);
+    gait__sandbox_open(L, s);
     if (s->host_world) {
         gait__push_world(L, s, s->host_world, false);
         lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_HOST);
@@ -557,62 +526,78 @@ static int script_boot(lua_State *L) {
 
 gait_script *gait_script_create(const gait_script_def *def_in) {
     gait_script_def def = def_in ? *def_in : gait_default_script_def();
-    gait__hooks_resolve(&def.hooks);
+    resolve_hooks(&def.hooks);
     if (def.instruction_budget < 1000 || def.instruction_budget > 2000000000) {
-        gait__logf(&def.hooks, GAIT_LOG_ERROR, "script: instruction_budget %lld is out of range "
+        hooks_logf(&def.hooks, GAIT_LOG_ERROR, "script: instruction_budget %lld is out of range "
                    "1000..2000000000", (long long)def.instruction_budget);
+        return NULL;
+    }
+    if (def.file_budget == 0) def.file_budget = gait_default_script_def().file_budget;
+    if (def.file_budget < 1000 || def.file_budget > (int64_t)1000000000000LL) {
+        hooks_logf(&def.hooks, GAIT_LOG_ERROR, "script: file_budget %lld is out of range "
+                   "1000..1e12", (long long)def.file_budget);
         return NULL;
     }
     if (def.memory_limit == 0) def.memory_limit = (size_t)256 << 20;
     if (def.memory_limit < ((size_t)1 << 20)) {
-        gait__logf(&def.hooks, GAIT_LOG_ERROR, "script: memory_limit %zu bytes is below 1 MiB",
+        hooks_logf(&def.hooks, GAIT_LOG_ERROR, "script: memory_limit %zu bytes is below 1 MiB",
                    def.memory_limit);
         return NULL;
     }
     const char *root = def.root ? def.root : ".";
     if (strlen(root) >= GAIT__PATH_MAX - 64) {
-        gait__logf(&def.hooks, GAIT_LOG_ERROR, "script: root path is too long");
+        hooks_logf(&def.hooks, GAIT_LOG_ERROR, "script: root path is too long");
         return NULL;
     }
-    gait_script *s = (gait_script *)gait__alloc(&def.hooks, sizeof *s);
+    gait_script *s = (gait_script *)gait__hooks_alloc(&def.hooks, sizeof *s);
     if (!s) return NULL;
     s->hooks = def.hooks;
+    s->world_hooks.alloc = world_alloc;
+    s->world_hooks.free = world_free;
+    s->world_hooks.log = world_log;
+    s->world_hooks.assert_fail = world_assert;
+    s->world_hooks.user = s;
     s->host_world = def.world;
     s->instruction_budget = def.instruction_budget;
+    s->file_budget = def.file_budget;
     s->memory_limit = def.memory_limit;
     snprintf(s->root, sizeof s->root, "%s", root);
+    char real[PATH_MAX];
+    const char *resolved = realpath(root, real) ? real : root;
+    if (strlen(resolved) >= sizeof s->root_real) resolved = root; /* checked short above */
+    memcpy(s->root_real, resolved, strlen(resolved) + 1);
     s->tuning.refill_rate = -1; /* not tuned */
 
     s->L = lua_newstate(lua_alloc_hooks, s);
     s->custom_allocator = s->L != NULL;
     if (!s->L) {
-        gait__logf(&s->hooks, GAIT_LOG_INFO, "script: LuaJIT refused a custom allocator (64-bit "
+        hooks_logf(&s->hooks, GAIT_LOG_INFO, "script: LuaJIT refused a custom allocator (64-bit "
                    "build without GC64); Lua uses its own allocator");
         s->L = luaL_newstate();
     }
     if (!s->L) {
-        gait__logf(&s->hooks, GAIT_LOG_ERROR, "script: could not create a Lua state");
-        gait__free(&s->hooks, s, sizeof *s);
+        hooks_logf(&s->hooks, GAIT_LOG_ERROR, "script: could not create a Lua state");
+        gait__hooks_free(&s->hooks, s, sizeof *s);
         return NULL;
     }
     lua_State *L = s->L;
     lua_pushcfunction(L, script_boot);
     lua_pushlightuserdata(L, s);
     if (lua_pcall(L, 1, 0, 0) != 0) {
-        gait__logf(&s->hooks, GAIT_LOG_ERROR, "script: boot failed: %s", lua_tostring(L, -1));
+        hooks_logf(&s->hooks, GAIT_LOG_ERROR, "script: boot failed: %s", lua_tostring(L, -1));
         lua_close(L);
-        gait__free(&s->hooks, s, sizeof *s);
+        gait__hooks_free(&s->hooks, s, sizeof *s);
         return NULL;
     }
-    /* lua/boot.lua adds the Lua half of the API; without it the C bindings still work */
+    /* lua/boot.lua adds the Lua half of the API (trusted: it ships with the runtime); the JIT is
+     * off for the functions it defines, which untrusted scripts call as methods */
     char boot[GAIT__PATH_MAX + 16];
     snprintf(boot, sizeof boot, "%s/lua/boot.lua", s->root);
-    FILE *f = fopen(boot, "r");
-    if (f) {
-        fclose(f);
-        if (gait__script_loadfile(s, boot, false) != GAIT_OK ||
-            gait__script_pcall(s, 0, 0, "boot", false) != GAIT_OK) {
-            gait__logf(&s->hooks, GAIT_LOG_ERROR, "script: lua/boot.lua failed");
+    struct stat st;
+    if (stat(boot, &st) == 0) {
+        if (gait__trusted_loadfile(s, boot, true) != GAIT_OK ||
+            gait__script_pcall(s, 0, 0, "boot", GAIT__BUDGET_NONE) != GAIT_OK) {
+            hooks_logf(&s->hooks, GAIT_LOG_ERROR, "script: lua/boot.lua failed");
             gait_script_destroy(s);
             return NULL;
         }
@@ -622,10 +607,10 @@ gait_script *gait_script_create(const gait_script_def *def_in) {
 
 void gait_script_destroy(gait_script *s) {
     if (!s) return;
-    if (s->host_world) gait__clear_gate_hooks(s, s->host_world);
+    if (s->host_world) gait__clear_hooks(s, s->host_world);
     gait_hooks hooks = s->hooks;
     lua_close(s->L);
-    gait__free(&hooks, s, sizeof *s);
+    gait__hooks_free(&hooks, s, sizeof *s);
 }
 
 lua_State *gait_script_lua(gait_script *s) { return s ? s->L : NULL; }
@@ -636,31 +621,86 @@ bool gait_script_uses_hooks_allocator(const gait_script *s) { return s && s->cus
 gait_status gait_script_run_file(gait_script *s, const char *path) {
     if (!s || !path) return GAIT_ERR_INVALID_ARGUMENT;
     int top = lua_gettop(s->L);
-    gait_status st = gait__script_loadfile(s, path, false);
-    if (st == GAIT_OK) st = gait__script_pcall(s, 0, 0, "run", false);
+    gait__grant(s, path); /* the host named it */
+    gait_status st = gait__sandbox_loadfile(s, path);
+    if (st == GAIT_OK) st = gait__script_pcall(s, 0, 0, "run", GAIT__BUDGET_FILE);
     lua_settop(s->L, top);
     return st;
 }
 
 gait_status gait_script_run_string(gait_script *s, const char *code, const char *chunk_name) {
     if (!s || !code) return GAIT_ERR_INVALID_ARGUMENT;
+    int top = lua_gettop(s->L);
+    gait_status st = gait__sandbox_loadstring(s, code, strlen(code), chunk_name ? chunk_name : "=string");
+    if (st == GAIT_OK) st = gait__script_pcall(s, 0, 0, "run", GAIT__BUDGET_FILE);
+    lua_settop(s->L, top);
+    return st;
+}
+
+gait_status gait_script_run_trusted_file(gait_script *s, const char *path) {
+    if (!s || !path) return GAIT_ERR_INVALID_ARGUMENT;
+    int top = lua_gettop(s->L);
+    gait_status st = gait__trusted_loadfile(s, path, false);
+    if (st == GAIT_OK) st = gait__script_pcall(s, 0, 0, "run", GAIT__BUDGET_NONE);
+    lua_settop(s->L, top);
+    return st;
+}
+
+gait_status gait_script_run_trusted_string(gait_script *s, const char *code, const char *chunk_name) {
+    if (!s || !code) return GAIT_ERR_INVALID_ARGUMENT;
     lua_State *L = s->L;
     int top = lua_gettop(L);
-    if (luaL_loadbuffer(L, code, strlen(code), chunk_name ? chunk_name : "=string") != 0) {
+    if (luaL_loadbufferx(L, code, strlen(code), chunk_name ? chunk_name : "=string", "t") != 0) {
         gait__script_error(s, "%s", lua_tostring(L, -1));
         lua_settop(L, top);
         return GAIT_ERR_SCRIPT;
     }
-    gait_status st = gait__script_pcall(s, 0, 0, "run", false);
+    gait_status st = gait__script_pcall(s, 0, 0, "run", GAIT__BUDGET_NONE);
     lua_settop(L, top);
     return st;
 }
 
+static int plain_copy_top(lua_State *L) {
+    gait__plain_copy(L, 1);
+    return 1;
+}
+
+/* Runs a data file sandboxed and pushes a plain copy of its result (see the C API below). */
+static gait_status read_data(gait_script *s, const char *path, const char *arg) {
+    lua_State *L = s->L;
+    int top = lua_gettop(L);
+    gait_status st = gait__sandbox_loadfile(s, path);
+    if (st != GAIT_OK) return st;
+    if (arg) lua_pushstring(L, arg);
+    st = gait__script_pcall(s, arg ? 1 : 0, 1, "data file", GAIT__BUDGET_FILE);
+    if (st != GAIT_OK) {
+        lua_settop(L, top);
+        return st;
+    }
+    /* a plain copy: the host reads it with lua_getfield, and no metamethod of the script's
+     * values may run outside its budget */
+    lua_pushcfunction(L, plain_copy_top);
+    lua_insert(L, -2);
+    st = gait__script_pcall(s, 1, 1, path, GAIT__BUDGET_NONE);
+    if (st != GAIT_OK) lua_settop(L, top);
+    return st;
+}
+
+gait_status gait_script_read_data_file(gait_script *s, const char *path, const char *arg) {
+    if (!s || !path) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!lua_checkstack(s->L, 8)) return GAIT_ERR_OUT_OF_MEMORY;
+    gait__grant(s, path); /* the host named it: its directory may be read (require "shapes") */
+    return read_data(s, path, arg);
+}
+
 gait_status gait_script_load_tuning(gait_script *s, const char *dir) {
     if (!s) return GAIT_ERR_INVALID_ARGUMENT;
+    if (s->hook_depth > 0) return GAIT_ERR_LOCKED;
     char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
     const char *paths[GAIT__TUNE_FILES];
     if (!gait__tuning_dir_paths(s, dir, buf, paths)) return GAIT_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < GAIT__TUNE_FILES; k++)
+        if (paths[k]) gait__grant(s, paths[k]);
     int top = lua_gettop(s->L);
     gait_status st = gait__tuning_load(s, paths);
     lua_settop(s->L, top);
@@ -668,11 +708,11 @@ gait_status gait_script_load_tuning(gait_script *s, const char *dir) {
 }
 
 static int host_set_kit(lua_State *L) {
-    /* 1: light character id holder (index1, generation), 2: kit name or nil */
+    /* 1: index1, 2: generation, 3: kit name or nil */
     lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_HOST);
     gait_character_id id = {(int32_t)lua_tointeger(L, 1), (uint32_t)lua_tonumber(L, 2)};
     gait__push_character(L, lua_gettop(L), id);
-    lua_getfield(L, -1, "set_kit");
+    lua_pushcfunction(L, gait__character_set_kit);
     lua_insert(L, -2);
     lua_pushvalue(L, 3);
     lua_call(L, 2, 2);
@@ -691,6 +731,7 @@ gait_status gait_script_set_kit(gait_script *s, gait_character_id id, const char
                            id.generation);
         return GAIT_ERR_STALE_ID;
     }
+    if (kit) gait__grant(s, kit); /* a path the host named (a name: scripts/kits, in the root) */
     lua_State *L = s->L;
     int top = lua_gettop(L);
     lua_pushcfunction(L, host_set_kit);
@@ -698,7 +739,7 @@ gait_status gait_script_set_kit(gait_script *s, gait_character_id id, const char
     lua_pushnumber(L, id.generation);
     if (kit) lua_pushstring(L, kit);
     else lua_pushnil(L);
-    gait_status st = gait__script_pcall(s, 3, 0, "set_kit", false);
+    gait_status st = gait__script_pcall(s, 3, 0, "set_kit", GAIT__BUDGET_NONE);
     lua_settop(L, top);
     return st;
 }

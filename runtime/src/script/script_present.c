@@ -174,7 +174,8 @@ static int l_ch_camera(lua_State *L) {
     return 1;
 }
 
-/* ch:set_camera{distance = ..., ...} -> true | nil, msg (the rest keep their values) */
+/* ch:set_camera{distance = ..., ...} (gait_character_set_camera_def) -> true; the rest keep
+ * their values; numbers out of range or that disagree raise */
 static int l_ch_set_camera(lua_State *L) {
     gait__chud *c = check_live(L);
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -185,12 +186,10 @@ static int l_ch_set_camera(lua_State *L) {
     if (!read_numbers(L, 2, CAMERA_FIELDS, CAMERA_COUNT, &d,
                       "set_camera", NULL, err, sizeof err))
         return luaL_argerror(L, 2, err);
-    if (gait_character_set_camera_def(c->box->world, c->id, &d) != GAIT_OK) {
-        lua_pushnil(L);
-        lua_pushstring(L, "set_camera: the camera's numbers disagree: need probe_radius < "
-                          "min_distance <= distance <= max_distance and min_pitch <= pitch <= max_pitch");
-        return 2;
-    }
+    if (gait_character_set_camera_def(c->box->world, c->id, &d) != GAIT_OK)
+        return luaL_argerror(L, 2, "set_camera: the camera's numbers disagree: need probe_radius < "
+                                   "min_distance <= distance <= max_distance and min_pitch <= pitch "
+                                   "<= max_pitch");
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -258,11 +257,5 @@ void gait__present_register(lua_State *L) {
         {"camera", l_ch_camera}, {"set_camera", l_ch_set_camera}, {"anim", l_ch_anim},
         {"set_clip", l_ch_set_clip}, {"set_model_lacks", l_ch_set_model_lacks}, {NULL, NULL},
     };
-    luaL_getmetatable(L, GAIT__MT_CHARACTER);
-    if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "__index");
-        if (lua_istable(L, -1)) luaL_register(L, NULL, methods);
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
+    gait__add_methods(L, GAIT__MT_CHARACTER, methods);
 }

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { G_BODY = 0, G_GATES, G_COSTS };
 
@@ -52,15 +53,19 @@ static const field *find_field(const char *name, int group) {
     return NULL;
 }
 
-/* The first line of the file holding `key =` (1-based), 0 when not found. */
+/* The first line of the file holding `key =` (1-based), 0 when not found. The file is read as
+ * content is (gait/file.h): a FIFO put in its place never blocks. */
 static int find_line(const char *path, const char *key) {
     if (!path || !path[0]) return 0;
-    FILE *fp = fopen(path, "r");
-    if (!fp) return 0;
-    char line[1024];
+    void *data = NULL;
+    size_t size = 0;
+    if (gait_file_read(path, GAIT__SOURCE_MAX, NULL, &data, &size, NULL, 0) != GAIT_OK) return 0;
     int no = 0, found = 0;
     size_t kn = strlen(key);
-    while (!found && fgets(line, sizeof line, fp)) {
+    char *text = (char *)data;
+    for (char *line = text; !found && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = 0;
         no++;
         for (char *p = strstr(line, key); p; p = strstr(p + 1, key)) {
             bool start = p == line || !((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_' ||
@@ -72,8 +77,9 @@ static int find_line(const char *path, const char *key) {
                 break;
             }
         }
+        line = end ? end + 1 : NULL;
     }
-    fclose(fp);
+    gait_file_free(data, size, NULL);
     return found;
 }
 
@@ -172,13 +178,19 @@ void gait__push_locomotion(lua_State *L, const gait_locomotion *n) {
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-/* Runs a tuning file and leaves its table on the stack. */
+static int plain_copy_top(lua_State *L) {
+    gait__plain_copy(L, 1);
+    return 1;
+}
+
+/* Runs a tuning file (untrusted: sandboxed, under the instruction budget) and leaves a plain
+ * copy of its table on the stack: the readers below touch no metamethod of the file's. */
 static gait_status run_tuning_file(gait_script *s, const char *path) {
-    gait_status st = gait__script_loadfile(s, path, true);
+    gait_status st = gait__sandbox_loadfile(s, path);
     if (st != GAIT_OK) return st;
     char what[32];
     snprintf(what, sizeof what, "tuning");
-    st = gait__script_pcall(s, 0, 1, what, true);
+    st = gait__script_pcall(s, 0, 1, what, GAIT__BUDGET_CALL);
     if (st != GAIT_OK) return st;
     if (!lua_istable(s->L, -1)) {
         gait__script_error(s, "%s:1: a tuning file must return a table, not a %s", path,
@@ -186,7 +198,9 @@ static gait_status run_tuning_file(gait_script *s, const char *path) {
         lua_pop(s->L, 1);
         return GAIT_ERR_SCRIPT;
     }
-    return GAIT_OK;
+    lua_pushcfunction(s->L, plain_copy_top);
+    lua_insert(s->L, -2);
+    return gait__script_pcall(s, 1, 1, path, GAIT__BUDGET_NONE);
 }
 
 gait_status gait__tuning_load(gait_script *s, const char *const paths[GAIT__TUNE_FILES]) {
@@ -363,16 +377,14 @@ void gait__tuning_apply_world(gait_script *s, gait_world *w) {
         else gait_world_clear_locomotion(w, (gait_body_type)i);
     }
     if (s->tuning.has_traversal) gait_world_set_traverse_table(w, &s->tuning.traversal);
-    for (int i = 0; i < w->capacity; i++) /* camera and clip map; each camera keeps its yaw */
-        if (w->characters[i].alive) {
-            gait_character_id id = {i + 1, w->characters[i].generation};
-            gait__present_apply_character(s, w, id);
-        }
-    if (s->tuning.refill_rate >= 0)
-        for (int i = 0; i < w->capacity; i++) /* runtime state (value, rest) is kept */
-            if (w->characters[i].alive)
-                gait_stamina_set_refill(&w->characters[i].stamina, s->tuning.refill_rate,
-                                        s->tuning.refill_delay);
+    int n = gait_world_max_characters(w);
+    for (int i = 1; i <= n; i++) {
+        gait_character_id id;
+        if (gait_world_character_in_slot(w, i, &id) != GAIT_OK) continue;
+        gait__present_apply_character(s, w, id); /* camera and clip map; each keeps its yaw */
+        if (s->tuning.refill_rate >= 0) /* runtime state (value, rest) is kept */
+            gait_character_set_stamina_refill(w, id, s->tuning.refill_rate, s->tuning.refill_delay);
+    }
 }
 
 void gait__tuning_apply_all(gait_script *s) {
@@ -421,9 +433,8 @@ bool gait__tuning_dir_paths(const gait_script *s, const char *dir,
     /* the optional files: a set without one keeps the built-in numbers for it */
     static const int optional[] = {GAIT__TUNE_TRAVERSAL, GAIT__TUNE_CAMERA, GAIT__TUNE_ANIM};
     for (size_t o = 0; o < sizeof optional / sizeof optional[0]; o++) {
-        FILE *tf = fopen(buf[optional[o]], "r");
-        if (tf) fclose(tf);
-        else paths[optional[o]] = NULL;
+        struct stat st; /* there or not, without opening it (a FIFO would block) */
+        if (stat(buf[optional[o]], &st) != 0) paths[optional[o]] = NULL;
     }
     return true;
 }
@@ -431,6 +442,8 @@ bool gait__tuning_dir_paths(const gait_script *s, const char *dir,
 /* gait.tuning.load([dir | {locomotion = path, stamina = path, gates = path}]) -> true | nil, msg */
 static int l_tuning_load(lua_State *L) {
     gait_script *s = gait__script_from(L);
+    gait__check_no_hook(L, s, "gait.tuning.load");
+    bool trusted = !gait__untrusted(L, s);
     char buf[GAIT__TUNE_FILES][GAIT__PATH_MAX];
     const char *paths[GAIT__TUNE_FILES] = {NULL};
     if (lua_istable(L, 1)) {
@@ -452,6 +465,8 @@ static int l_tuning_load(lua_State *L) {
         if (!gait__tuning_dir_paths(s, luaL_optstring(L, 1, NULL), buf, paths))
             return luaL_argerror(L, 1, "path too long");
     }
+    for (int k = 0; k < GAIT__TUNE_FILES && trusted; k++)
+        if (paths[k]) gait__grant(s, paths[k]);
     if (gait__tuning_load(s, paths) != GAIT_OK) {
         lua_pushnil(L);
         lua_pushstring(L, s->error);

@@ -4,8 +4,14 @@
  *
  * traversal.lua returns { <scalar keys below>, actions = { {kind = "vault", ...}, ... } }.
  * Every number: unknown key, wrong type, NaN, out of range -> an error naming the file, the key
- * and the allowed range; nothing is applied (gait__tuning_load keeps the last good set). */
+ * and the allowed range; nothing is applied (gait__tuning_load keeps the last good set).
+ *
+ * Names: ch:traverse_info() is gait_character_traverse_info (ch:traversal() its older alias);
+ * w:traverse_scan{...} runs gait_traverse_scan_run; gait.traverse.choose is
+ * gait_traverse_choose. */
 #include "script_internal.h"
+
+#include <luajit.h>
 
 #include <math.h>
 #include <stddef.h>
@@ -188,13 +194,13 @@ static void push_scan(lua_State *L, const gait_traverse_scan *s) {
 
 static const char *const phase_names[] = {"none", "approach", "rise", "cross", "drop", "done"};
 
-/* ch:traversal() -> {kind, phase, seconds, actions, corridor, latch, cooldown, auto_crouch,
- * stand_blocked, scan = {...}} */
-static int l_ch_traversal(lua_State *L) {
+/* ch:traverse_info() (alias ch:traversal()) -> {kind, phase, seconds, actions, corridor, latch,
+ * cooldown, auto_crouch, stand_blocked, scan = {...}} */
+static int l_ch_traverse_info(lua_State *L) {
     gait__chud *c = gait__check_character(L, 1);
     gait_traverse_info ti;
     if (gait_character_traverse_info(c->box->world, c->id, &ti) != GAIT_OK)
-        return luaL_error(L, "character is stale");
+        return luaL_error(L, "ch:traverse_info(): %s", gait_world_last_error(c->box->world));
     lua_createtable(L, 0, 12);
     lua_pushstring(L, gait_traverse_kind_name(ti.kind));
     lua_setfield(L, -2, "kind");
@@ -220,14 +226,16 @@ static int l_ch_traversal(lua_State *L) {
 static int l_world_traverse_scan(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
-    if (!b->world) return luaL_error(L, "world is destroyed");
     int bt = GAIT_BODY_MEDIUM_FEMALE;
     lua_getfield(L, 2, "body_type");
     if (!lua_isnil(L, -1)) {
-        bt = gait_body_type_from_name(lua_tostring(L, -1));
-        if (bt < 0) return luaL_argerror(L, 2, "body_type is not a body type name");
+        const char *names[GAIT_BODY_TYPE_COUNT];
+        for (int i = 0; i < GAIT_BODY_TYPE_COUNT; i++) names[i] = gait_body_type_name((gait_body_type)i);
+        bt = gait__enum_at(L, lua_gettop(L), names, GAIT_BODY_TYPE_COUNT, "traverse_scan: body_type");
     }
     lua_pop(L, 1);
+    /* a scan runs a few dozen sweeps and rays (bench_traverse: tens of us) */
+    gait__budget_charge(L, b->script, 5000);
     gait_traverse_query q = gait_traverse_default_query(gait_world_traverse_table(b->world),
                                                         gait_world_locomotion(b->world, (gait_body_type)bt));
     lua_getfield(L, 2, "position");
@@ -237,7 +245,7 @@ static int l_world_traverse_scan(lua_State *L) {
     if (!lua_isnil(L, -1)) q.forward = gait__check_vec3(L, -1, "forward");
     lua_pop(L, 1);
     lua_getfield(L, 2, "speed");
-    q.speed = luaL_optnumber(L, -1, 0);
+    q.speed = luaL_optnumber(L, -1, 0); /* the scan refuses a non-finite one: "invalid query" */
     lua_pop(L, 1);
     gait_traverse_scan s;
     gait_traverse_scan_run(gait_world_collider_const(b->world), &q, NULL, &s);
@@ -257,6 +265,7 @@ static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id i
     lua_State *L = s->L;
     int top = lua_gettop(L);
     gait_traverse_kind result = proposed;
+    if (!lua_checkstack(L, 12)) return result;
     int wud = gait__push_box_world(L, b, world);
     if (!wud) goto out;
     lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
@@ -271,7 +280,10 @@ static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id i
     lua_pushstring(L, gait_traverse_kind_name(proposed));
     char what[64];
     snprintf(what, sizeof what, "traverse hook (character #%d)", (int)id.index1);
-    if (gait__script_pcall(s, 3, 1, what, true) != GAIT_OK) goto out;
+    s->hook_depth++;
+    gait_status st = gait__script_pcall(s, 3, 1, what, GAIT__BUDGET_CALL);
+    s->hook_depth--;
+    if (st != GAIT_OK) goto out;
     if (lua_type(L, -1) == LUA_TSTRING) {
         int k = gait_traverse_kind_from_name(lua_tostring(L, -1));
         if (k < 0) gait__script_error(s, "%s returned \"%s\", not an action (none, vault, hurdle, "
@@ -288,11 +300,16 @@ out:
     return result;
 }
 
-/* ch:set_traverse_hook(function(ch, scan, proposed) return kind_or_nil end | nil) */
+/* ch:set_traverse_hook(function(ch, scan, proposed) return kind_or_nil end | nil): under the
+ * instruction budget with the JIT off, like a gate hook */
 static int l_ch_set_traverse_hook(lua_State *L) {
     gait__chud *c = gait__check_character(L, 1);
     if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
     lua_settop(L, 2);
+    if (!lua_isnil(L, 2)) {
+        if (gait__untrusted(L, c->box->script)) gait__sandbox_wrap(L, 2);
+        if (!lua_iscfunction(L, 2)) luaJIT_setmode(L, 2, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    }
     lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
     lua_pushlightuserdata(L, c->box);
     lua_rawget(L, -2);
@@ -308,6 +325,19 @@ static int l_ch_set_traverse_hook(lua_State *L) {
     if (lua_isnil(L, 2)) gait_character_set_traverse_hook(c->box->world, c->id, NULL, NULL);
     else gait_character_set_traverse_hook(c->box->world, c->id, hook_trampoline, c->box);
     return 0;
+}
+
+void gait__clear_traverse_hooks(gait_script *s, gait_world *world) {
+    (void)s;
+    int n = gait_world_max_characters(world);
+    for (int i = 1; i <= n; i++) {
+        gait_character_id id;
+        if (gait_world_character_in_slot(world, i, &id) != GAIT_OK) continue;
+        gait_traverse_hook hook = NULL;
+        void *user = NULL;
+        if (gait_character_traverse_hook(world, id, &hook, &user) == GAIT_OK && hook == hook_trampoline)
+            gait_character_set_traverse_hook(world, id, NULL, NULL);
+    }
 }
 
 /* ---- gait.traverse ---------------------------------------------------------------------------- */
@@ -338,7 +368,6 @@ static int l_trav_table(lua_State *L) {
         push_table(L, &t);
     } else {
         gait__wbox *b = gait__check_world(L, 1);
-        if (!b->world) return luaL_error(L, "world is destroyed");
         push_table(L, gait_world_traverse_table(b->world));
     }
     return 1;
@@ -394,28 +423,15 @@ int gait__open_traverse(lua_State *L) {
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
     /* the character's and the world's methods (their metatables exist by now) */
-    luaL_getmetatable(L, GAIT__MT_CHARACTER);
-    if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "__index");
-        if (lua_istable(L, -1)) {
-            lua_pushcfunction(L, l_ch_traversal);
-            lua_setfield(L, -2, "traversal");
-            lua_pushcfunction(L, l_ch_set_traverse_hook);
-            lua_setfield(L, -2, "set_traverse_hook");
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    luaL_getmetatable(L, GAIT__MT_WORLD);
-    if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "__index");
-        if (lua_istable(L, -1)) {
-            lua_pushcfunction(L, l_world_traverse_scan);
-            lua_setfield(L, -2, "traverse_scan");
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
+    static const luaL_Reg character_methods[] = {
+        {"traverse_info", l_ch_traverse_info},
+        {"traversal", l_ch_traverse_info},
+        {"set_traverse_hook", l_ch_set_traverse_hook},
+        {NULL, NULL},
+    };
+    static const luaL_Reg world_methods[] = {{"traverse_scan", l_world_traverse_scan}, {NULL, NULL}};
+    gait__add_methods(L, GAIT__MT_CHARACTER, character_methods);
+    gait__add_methods(L, GAIT__MT_WORLD, world_methods);
     static const luaL_Reg fns[] = {{"table", l_trav_table}, {"schema", l_trav_schema},
                                    {"choose", l_trav_choose}, {NULL, NULL}};
     lua_newtable(L);

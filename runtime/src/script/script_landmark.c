@@ -1,0 +1,216 @@
+/* The gait.landmark type (a static triangle mesh in a world's collider) and the world methods
+ * that add, remove and count them: w:add_landmark, w:remove_landmark, w:landmark_count;
+ * lm:info(), lm:remove(). */
+#include "script_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* octree build cost per triangle, in VM instruction units (bench_collide: ~0.1 us a triangle) */
+#define CHARGE_PER_TRIANGLE 40
+
+typedef struct landmark_ud {
+    gait__wbox *box;
+    gait_landmark_id id;
+} landmark_ud;
+
+static landmark_ud *check_landmark(lua_State *L, int idx) {
+    landmark_ud *lm = (landmark_ud *)luaL_checkudata(L, idx, GAIT__MT_LANDMARK);
+    if (!lm->box->world) luaL_error(L, "landmark: its world was destroyed");
+    return lm;
+}
+
+/* Reads triangles = {{9 numbers}, ...} at the top into a userdata of floats (pushed). */
+static int read_triangles(lua_State *L, int tab, gait_mesh_def *d) {
+    int tris = (int)lua_objlen(L, tab);
+    if (tris < 1 || tris > (1 << 24))
+        return luaL_error(L, "landmark.triangles must hold 1 .. 16777216 triangles, not %d", tris);
+    gait__budget_charge(L, gait__script_from(L), (int64_t)tris * 9);
+    float *p = (float *)lua_newuserdata(L, (size_t)tris * 9 * sizeof(float));
+    for (int t = 0; t < tris; t++) {
+        lua_rawgeti(L, tab, t + 1);
+        if (!lua_istable(L, -1) || lua_objlen(L, -1) != 9)
+            return luaL_error(L, "landmark.triangles[%d] must be a table of 9 numbers "
+                                 "(ax, ay, az, bx, by, bz, cx, cy, cz)", t + 1);
+        for (int k = 0; k < 9; k++) {
+            lua_rawgeti(L, -1, k + 1);
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                return luaL_error(L, "landmark.triangles[%d][%d] must be a number", t + 1, k + 1);
+            p[t * 9 + k] = (float)lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    d->positions = p;
+    d->vertex_count = tris * 3;
+    d->triangle_count = tris;
+    return 0;
+}
+
+/* Reads positions = {x, y, z, ...} (and indices) from the def table at arg. */
+static int read_positions(lua_State *L, int arg, int ptab, gait_mesh_def *d) {
+    int n = (int)lua_objlen(L, ptab);
+    if (n < 9 || n % 3 != 0 || n > (1 << 26))
+        return luaL_argerror(L, arg, "landmark.positions needs 3 numbers per vertex, 3 vertices or more");
+    gait__budget_charge(L, gait__script_from(L), n);
+    float *p = (float *)lua_newuserdata(L, (size_t)n * sizeof(float));
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, ptab, i + 1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            return luaL_error(L, "landmark.positions[%d] must be a number", i + 1);
+        p[i] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    d->positions = p;
+    d->vertex_count = n / 3;
+    lua_getfield(L, arg, "indices");
+    if (lua_istable(L, -1)) {
+        int m = (int)lua_objlen(L, -1);
+        if (m < 3 || m % 3 != 0 || m > (1 << 26))
+            return luaL_argerror(L, arg, "landmark.indices needs 3 per triangle");
+        int itab = lua_gettop(L);
+        gait__budget_charge(L, gait__script_from(L), m);
+        uint32_t *ix = (uint32_t *)lua_newuserdata(L, (size_t)m * sizeof(uint32_t));
+        for (int i = 0; i < m; i++) {
+            lua_rawgeti(L, itab, i + 1);
+            lua_Number v = lua_tonumber(L, -1);
+            if (lua_type(L, -1) != LUA_TNUMBER || v < 1 || v > d->vertex_count || v != floor(v))
+                return luaL_error(L, "landmark.indices[%d] must be a vertex number in 1..%d",
+                                  i + 1, d->vertex_count);
+            ix[i] = (uint32_t)v - 1;
+            lua_pop(L, 1);
+        }
+        d->indices = ix;
+        d->triangle_count = m / 3;
+    } else if (!lua_isnil(L, -1)) {
+        return luaL_argerror(L, arg, "landmark.indices must be a list of vertex numbers");
+    } else {
+        if (d->vertex_count % 3 != 0)
+            return luaL_argerror(L, arg, "landmark.positions without indices needs 3 vertices per triangle");
+        d->triangle_count = d->vertex_count / 3;
+    }
+    return 0;
+}
+
+/* w:add_landmark{triangles = {{ax, ay, az, bx, by, bz, cx, cy, cz}, ...}
+ *              | positions = {x, y, z, ...}, indices = {1-based, 3 per triangle} (optional),
+ *               offset = {x, y, z}, name = "..."} -> landmark | nil, message (the collider
+ * refuses it: every triangle degenerate, the landmark pool full, memory) */
+static const char *const landmark_keys[] = {"triangles", "positions", "indices", "offset", "name"};
+static int l_world_add_landmark(lua_State *L) {
+    gait__wbox *b = gait__check_world(L, 1);
+    gait__check_unlocked(L, b->world, "w:add_landmark()");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait__check_keys(L, 2, landmark_keys, 5, "landmark");
+    gait_mesh_def d;
+    memset(&d, 0, sizeof d);
+    lua_getfield(L, 2, "offset");
+    if (!lua_isnil(L, -1)) d.offset = gait__check_vec3(L, -1, "landmark.offset");
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "name");
+    if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+        return luaL_argerror(L, 2, "landmark.name must be a string");
+    d.name = lua_tostring(L, -1); /* kept on the stack */
+    lua_getfield(L, 2, "triangles");
+    lua_getfield(L, 2, "positions");
+    int tri = lua_gettop(L) - 1, pos = lua_gettop(L);
+    if (lua_istable(L, tri)) read_triangles(L, tri, &d);
+    else if (lua_istable(L, pos)) read_positions(L, 2, pos, &d);
+    else return luaL_argerror(L, 2, "landmark needs triangles = {...} or positions = {...}");
+    gait__budget_charge(L, b->script, (int64_t)d.triangle_count * CHARGE_PER_TRIANGLE);
+    gait_collider *c = gait_world_collider(b->world);
+    gait_landmark_id id;
+    gait_status st = gait_collider_add_landmark(c, &d, &id);
+    if (st != GAIT_OK) return gait__lua_fail(L, "%s", gait_collider_last_error(c));
+    if (!b->owned) { /* the host's world: what it holds counts against the script's memory */
+        gait_landmark_info info;
+        size_t bytes = gait_collider_landmark_info(c, id, &info) == GAIT_OK ? info.memory_bytes : 0;
+        gait_script *s = b->script;
+        if (s->memory_used > s->memory_limit || bytes > s->memory_limit - s->memory_used) {
+            gait_collider_remove_landmark(c, id);
+            return gait__lua_fail(L, "landmark: not enough memory: its %zu bytes would pass the "
+                                 "script's memory_limit of %zu bytes", bytes, s->memory_limit);
+        }
+        gait__charge_memory(L, b, bytes);
+    }
+    landmark_ud *lm = (landmark_ud *)lua_newuserdata(L, sizeof *lm);
+    lm->box = b;
+    lm->id = id;
+    luaL_getmetatable(L, GAIT__MT_LANDMARK);
+    lua_setmetatable(L, -2);
+    lua_getfenv(L, 1);
+    lua_setfenv(L, -2);
+    return 1;
+}
+
+/* lm:remove() (raises when it was removed already) */
+static int l_landmark_remove(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait__check_unlocked(L, lm->box->world, "lm:remove()");
+    gait_collider *c = gait_world_collider(lm->box->world);
+    gait_landmark_info info;
+    size_t bytes = gait_collider_landmark_info(c, lm->id, &info) == GAIT_OK ? info.memory_bytes : 0;
+    if (gait_collider_remove_landmark(c, lm->id) != GAIT_OK)
+        return luaL_error(L, "landmark: %s", gait_collider_last_error(c));
+    gait__uncharge_memory(lm->box, bytes);
+    return 0;
+}
+
+/* w:remove_landmark(lm) */
+static int l_world_remove_landmark(lua_State *L) {
+    gait__check_world(L, 1);
+    lua_remove(L, 1);
+    return l_landmark_remove(L);
+}
+
+/* lm:info() -> {triangle_count, skipped_count, bounds_min, bounds_max, memory_bytes} */
+static int l_landmark_info(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait_landmark_info info;
+    gait_collider *c = gait_world_collider(lm->box->world);
+    if (gait_collider_landmark_info(c, lm->id, &info) != GAIT_OK)
+        return luaL_error(L, "landmark: %s", gait_collider_last_error(c));
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, info.triangle_count);
+    lua_setfield(L, -2, "triangle_count");
+    lua_pushinteger(L, info.skipped_count);
+    lua_setfield(L, -2, "skipped_count");
+    gait__push_vec3(L, info.bounds_min);
+    lua_setfield(L, -2, "bounds_min");
+    gait__push_vec3(L, info.bounds_max);
+    lua_setfield(L, -2, "bounds_max");
+    lua_pushnumber(L, (lua_Number)info.memory_bytes);
+    lua_setfield(L, -2, "memory_bytes");
+    return 1;
+}
+
+static int l_landmark_tostring(lua_State *L) {
+    landmark_ud *lm = (landmark_ud *)luaL_checkudata(L, 1, GAIT__MT_LANDMARK);
+    lua_pushfstring(L, "gait.landmark #%d", lm->id.index1);
+    return 1;
+}
+
+static int l_world_landmark_count(lua_State *L) {
+    gait__wbox *b = gait__check_world(L, 1);
+    lua_pushinteger(L, gait_collider_landmark_count(gait_world_collider(b->world)));
+    return 1;
+}
+
+void gait__landmark_register(lua_State *L) {
+    static const luaL_Reg landmark_methods[] = {
+        {"info", l_landmark_info}, {"remove", l_landmark_remove}, {NULL, NULL},
+    };
+    static const luaL_Reg world_methods[] = {
+        {"add_landmark", l_world_add_landmark},
+        {"remove_landmark", l_world_remove_landmark},
+        {"landmark_count", l_world_landmark_count},
+        {NULL, NULL},
+    };
+    gait__new_class(L, GAIT__MT_LANDMARK, landmark_methods);
+    lua_pop(L, 1);
+    luaL_getmetatable(L, GAIT__MT_LANDMARK);
+    lua_pushcfunction(L, l_landmark_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+    gait__add_methods(L, GAIT__MT_WORLD, world_methods);
+}
