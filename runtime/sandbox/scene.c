@@ -8,7 +8,6 @@
 
 #include <lauxlib.h>
 #include <lua.h>
-#include <lualib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +52,6 @@ static void pending_free(pending_world *p) {
         free(p->landmarks[i].indices);
     }
     p->landmark_count = 0;
-}
-
-static int traceback(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
-    luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
-    return 1;
 }
 
 /* Reads t[key] (t at idx) as a number; def when absent; false (with an error) when not a number. */
@@ -187,29 +180,18 @@ static bool read_landmark(lua_State *L, int index, pending_landmark *pl, char *e
     return true;
 }
 
-/* Runs the file and reads its table into *p (on the heap: it is big). */
+/* Runs the file and reads its table into *p (on the heap: it is big). The world file is content:
+ * it runs sandboxed under the Lua layer's file budget (gait_script_read_data_file), and what is
+ * read here is a plain copy of the data it returned, so no code of the file's runs outside. */
 static bool read_world(const char *path, const char *dir, pending_world *p, char *err, size_t cap) {
-    lua_State *L = luaL_newstate();
-    if (!L) { snprintf(err, cap, "%s: cannot create a Lua state", path); return false; }
-    luaL_openlibs(L);
-    /* The world file's directory first on package.path: `require "shapes"`. */
-    lua_getglobal(L, "package");
-    lua_pushfstring(L, "%s/?.lua;", dir);
-    lua_getfield(L, -2, "path");
-    lua_concat(L, 2);
-    lua_setfield(L, -2, "path");
-    lua_pop(L, 1);
-
+    gait_script_def sd = gait_default_script_def();
+    sd.root = dir;
+    gait_script *gs = gait_script_create(&sd);
+    if (!gs) { snprintf(err, cap, "%s: cannot start the Lua layer to read it", path); return false; }
+    lua_State *L = gait_script_lua(gs);
     bool ok = false;
-    lua_pushcfunction(L, traceback);
-    int handler = lua_gettop(L);
-    if (luaL_loadfile(L, path) != 0) {
-        snprintf(err, cap, "%s", lua_tostring(L, -1));
-        goto done;
-    }
-    lua_pushstring(L, dir);
-    if (lua_pcall(L, 1, 1, handler) != 0) {
-        snprintf(err, cap, "%s", lua_tostring(L, -1));
+    if (gait_script_read_data_file(gs, path, dir) != GAIT_OK) {
+        snprintf(err, cap, "%s", gait_script_last_error(gs));
         goto done;
     }
     if (!lua_istable(L, -1)) {
@@ -253,11 +235,13 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
     if (lua_istable(L, -1)) {
         int t = lua_gettop(L);
         lua_getfield(L, t, "heightmap");
-        if (!lua_isstring(L, -1)) {
-            snprintf(err, cap, "%s: terrain.heightmap: expected a PNG path", path);
+        const char *hm = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (!hm || !hm[0] || hm[0] == '/' || strstr(hm, "..")) {
+            snprintf(err, cap, "%s: terrain.heightmap: expected a PNG beside the world file (a "
+                     "relative name, no \"..\")", path);
             goto done;
         }
-        sb_path_join(p->heightmap, sizeof p->heightmap, dir, lua_tostring(L, -1));
+        sb_path_join(p->heightmap, sizeof p->heightmap, dir, hm);
         lua_pop(L, 1);
         if (!field_number(L, t, "cell_size", 1.0, &p->cell_size, "terrain", err, cap) ||
             !field_number(L, t, "height_scale", 50.0, &p->height_scale, "terrain", err, cap))
@@ -336,7 +320,7 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
     ok = true;
 done:
     if (!ok && !err[0]) snprintf(err, cap, "%s: could not be read", path);
-    lua_close(L);
+    gait_script_destroy(gs);
     return ok;
 }
 
@@ -500,6 +484,14 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char 
     }
     if (p->level[0]) s->level_mtime_ns = file_mtime_ns(p->level);
     int hx = 0, hz = 0, comp = 0;
+    char why[SB_ERROR_MAX];
+    /* a regular file only: stbi_info's fopen would wait forever on a FIFO */
+    if (p->heightmap[0] && gait_file_check(p->heightmap, (size_t)64 << 20, NULL, why, sizeof why) != GAIT_OK) {
+        snprintf(err, cap, "%s: terrain.heightmap %s", path, why);
+        pending_free(p);
+        free(p);
+        return false;
+    }
     if (p->heightmap[0] && !stbi_info(p->heightmap, &hx, &hz, &comp)) {
         snprintf(err, cap, "%s: terrain.heightmap %s: not a readable PNG", path, p->heightmap);
         pending_free(p);
