@@ -63,7 +63,10 @@ int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
 
 /* world:load_level(path[, scale = 1[, up_axis = "y"]]) -> landmarks added | nil, message.
  * A host binding (assimp lives in the hosts, not the library): every mesh instance of the file
- * becomes a landmark in world coordinates; on failure nothing stays added. */
+ * becomes a landmark in world coordinates; on failure nothing stays added. The import runs in a
+ * child process (level.c): an importer that crashes or hangs is an error naming the file. A
+ * script may name only files it may read (gait_script_path_allowed); the triangles it adds are
+ * charged to its budget and the memory they hold to its limit. Not from inside a hook. */
 static int l_world_load_level(lua_State *L) {
     gait_world *w = gait_script_check_world(L, 1);
     const char *path = luaL_checkstring(L, 2);
@@ -72,14 +75,36 @@ static int l_world_load_level(lua_State *L) {
     if (!isfinite(scale) || scale <= 0) return luaL_argerror(L, 3, "scale must be finite and > 0");
     if (strcmp(up, "y") != 0 && strcmp(up, "z") != 0)
         return luaL_argerror(L, 4, "up axis \"y\" or \"z\"");
+    if (gait_world_is_locked(w))
+        return luaL_error(L, "w:load_level(): not allowed while the world steps (inside a hook)");
+    char err[1024];
+    if (!gait_script_path_allowed(L, path, err, sizeof err)) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
     enum { MAX_MESHES = 4096 };
     gait_landmark_id *ids = (gait_landmark_id *)lua_newuserdata(L, MAX_MESHES * sizeof *ids);
-    char err[512];
-    int n = gait_level_load(gait_world_collider(w), path, scale, up[0], ids, MAX_MESHES, err,
-                            sizeof err);
+    gait_collider *c = gait_world_collider(w);
+    int n = gait_level_load(c, path, scale, up[0], ids, MAX_MESHES, err, sizeof err);
     if (n < 0) {
         lua_pushnil(L);
         lua_pushstring(L, err);
+        return 2;
+    }
+    size_t bytes = 0;
+    int64_t triangles = 0;
+    for (int i = 0; i < n; i++) {
+        gait_landmark_info info;
+        if (gait_collider_landmark_info(c, ids[i], &info) != GAIT_OK) continue;
+        bytes += info.memory_bytes;
+        triangles += info.triangle_count;
+    }
+    /* an octree build costs about 40 VM instructions a triangle (the bindings' own rate) */
+    if (!gait_script_charge(L, 1, triangles * 40, bytes, err, sizeof err)) {
+        for (int i = 0; i < n; i++) gait_collider_remove_landmark(c, ids[i]);
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, err);
         return 2;
     }
     lua_pushinteger(L, n);

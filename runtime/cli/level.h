@@ -1,5 +1,13 @@
 /* Level import for the hosts (not the core library): reads a mesh file through assimp (OBJ,
- * glTF, FBX, ...) and adds every mesh instance of its node tree as a landmark. */
+ * glTF, FBX, ...) and adds every mesh instance of its node tree as a landmark.
+ *
+ * Importers of many formats have bugs no host can fix (a crafted OFF or ASE file segfaults
+ * assimp 5.2, a two-line PLY header makes it loop forever), so the import runs in a child
+ * process that hands the triangles back through a pipe, under a time limit (and a memory limit
+ * outside sanitizer builds): a crash or a hang of the importer is an error naming the file,
+ * never the host's. The child opens every file assimp asks for (the level, its mtllib, its
+ * textures) as a regular file of capped size only: a FIFO or a device is refused at once. The
+ * sandbox host can load levels through the same call. */
 #ifndef GAIT_CLI_LEVEL_H
 #define GAIT_CLI_LEVEL_H
 
@@ -7,12 +15,26 @@
 
 #include "gait/collide.h"
 
+typedef struct gait_level_limits {
+    double seconds;              /* wall time the import may take; default 60 s */
+    size_t max_file_bytes;       /* each file the importer opens; default 256 MiB */
+    size_t max_memory_bytes;     /* the importer's address space (not under sanitizers, whose
+                                    shadow memory needs more); default 4 GiB */
+    int max_triangles;           /* over every mesh; default 16 Mi */
+} gait_level_limits;
+
+gait_level_limits gait_level_default_limits(void);
+
 /* Adds one landmark per mesh instance, in world coordinates: node transforms applied, then
  * `scale` (> 0; e.g. 0.01 for centimetre files), then the file's up axis turned to y
  * (up_axis 'y': as is; 'z': (x, y, z) -> (x, z, -y)). Returns the number of landmarks added
- * (their ids in out_ids[0 .. n), at most cap), or -1 with a message in err; on failure nothing
- * stays added. Meshes with no triangle (points, lines, all degenerate) are skipped. */
+ * (their ids in out_ids[0 .. n), at most cap), or -1 with a message naming the file in err; on
+ * failure nothing stays added. Meshes with no triangle (points, lines, all degenerate) are
+ * skipped. gait_level_load uses the default limits. */
 int gait_level_load(gait_collider *collider, const char *path, double scale, int up_axis,
                     gait_landmark_id *out_ids, int cap, char *err, size_t errcap);
+int gait_level_load_limited(gait_collider *collider, const char *path, double scale, int up_axis,
+                            gait_landmark_id *out_ids, int cap, const gait_level_limits *limits,
+                            char *err, size_t errcap);
 
 #endif

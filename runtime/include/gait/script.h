@@ -109,6 +109,17 @@ struct lua_State *gait_script_lua(gait_script *script);
 /* For such bindings: the world a gait.world userdata at `index` names. Raises a Lua error (it
  * does not return) when the value is not a world or the world was destroyed. */
 gait_world *gait_script_check_world(struct lua_State *L, int index);
+/* For such bindings, when they read a file or build geometry for the calling script (the CLI's
+ * world:load_level does both): whether the script may name this path (an untrusted one: under
+ * the script root or beside a file the host named), false with the reason in err; ... */
+bool gait_script_path_allowed(struct lua_State *L, const char *path, char *err, size_t err_cap);
+/* ... and the work and memory it made C spend: `units` VM instructions charged to the running
+ * call's budget (raises the budget error when it runs out), `bytes` now held by the world at
+ * stack index world_index, counted against memory_limit unless the script made that world (its
+ * allocator counts those already). False, nothing charged, when the memory limit cannot take
+ * them: the binding undoes its work and reports it. */
+bool gait_script_charge(struct lua_State *L, int world_index, int64_t units, size_t bytes,
+                        char *err, size_t err_cap);
 /* True when Lua allocates through the hooks (false: LuaJIT refused a custom allocator and the
  * script fell back to luaL_newstate's own). */
 bool gait_script_uses_hooks_allocator(const gait_script *script);

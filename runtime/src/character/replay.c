@@ -5,6 +5,7 @@
  * Buffers grow through the hooks allocator (doubling; the hooks have no realloc, so a grow
  * copies). Recording and loading are not steps: they may allocate. */
 #include "gait/replay.h"
+#include "gait/file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -528,40 +529,19 @@ gait_status gait_replay_player_open(const char *path, const gait_hooks *hooks_in
     }
     gait_hooks hooks = hooks_in ? *hooks_in : gait_default_hooks();
     gait__hooks_resolve(&hooks);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(msg, sizeof msg, "%s: cannot open the replay: %s", path, strerror(errno));
+    /* content: a regular file only (a FIFO or a device is refused without blocking), its size
+     * capped before it is read (gait/file.h) */
+    void *buf = NULL;
+    size_t len = 0;
+    char why[400];
+    gait_status s = gait_file_read(path, MAX_FILE_BYTES, &hooks, &buf, &len, why, sizeof why);
+    if (s != GAIT_OK) {
+        snprintf(msg, sizeof msg, "cannot read the replay %s", why);
         put_err(err, err_cap, msg);
-        return GAIT_ERR_IO;
+        return s == GAIT_ERR_CAPACITY ? GAIT_ERR_FORMAT : s;
     }
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0 || (unsigned long)len > MAX_FILE_BYTES) {
-        fclose(f);
-        snprintf(msg, sizeof msg, "%s: cannot read the replay (not a regular file, or larger "
-                 "than 1 GiB)", path);
-        put_err(err, err_cap, msg);
-        return len > 0 ? GAIT_ERR_FORMAT : GAIT_ERR_IO;
-    }
-    char *buf = gait__alloc(&hooks, (size_t)len + 1);
-    if (!buf) {
-        fclose(f);
-        snprintf(msg, sizeof msg, "%s: out of memory reading %ld bytes", path, len);
-        put_err(err, err_cap, msg);
-        return GAIT_ERR_OUT_OF_MEMORY;
-    }
-    size_t got = fread(buf, 1, (size_t)len, f);
-    int rerr = ferror(f);
-    fclose(f);
-    gait_status s;
-    if (rerr || got != (size_t)len) {
-        snprintf(msg, sizeof msg, "%s: reading the replay failed", path);
-        put_err(err, err_cap, msg);
-        s = GAIT_ERR_IO;
-    } else {
-        s = gait_replay_player_open_buffer(buf, got, path, &hooks, out, err, err_cap);
-    }
-    gait__free(&hooks, buf, (size_t)len + 1);
+    s = gait_replay_player_open_buffer((const char *)buf, len, path, &hooks, out, err, err_cap);
+    gait_file_free(buf, len, &hooks);
     return s;
 }
 

@@ -2,8 +2,10 @@
  * and landmarks (validation, edge flags, coincident groups, ids; the BVH is collide_bvh.c's).
  * Queries are in collide_query.c, the per-triangle kernels in collide_geom.c. */
 #include "collide_internal.h"
+#include "gait/file.h"
 
 #include <float.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,6 +124,10 @@ const char *gait_collider_last_error(const gait_collider *c) { return c ? c->err
 
 /* Largest heightfield accepted: 2^28 samples (1 GiB of floats). */
 #define MAX_SAMPLES ((size_t)1 << 28)
+/* A heightmap file: at most 64 MiB, decoding to at most 4097 x 4097 samples (16 km x 16 km at
+ * 4 m, as much as one terrain of the Lua layer's set_terrain holds). */
+#define HEIGHTMAP_FILE_MAX ((size_t)64 << 20)
+#define HEIGHTMAP_MAX_SAMPLES ((size_t)4097 * 4097)
 
 static gait_status terrain_replace(gait_collider *c, int nx, int nz, double cell, gait_vec3 origin,
                                    const float *heights, const uint16_t *u16, const uint8_t *u8,
@@ -192,14 +198,30 @@ gait_status gait_collider_load_heightmap(gait_collider *c, const char *png_path,
         return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: height_scale %g is not finite", png_path, height_scale);
     if (!v3_finite(origin))
         return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: origin is not finite", png_path);
-    FILE *f = fopen(png_path, "rb");
-    if (!f) return fail(c, GAIT_ERR_IO, "heightmap %s: cannot open the file", png_path);
+    /* content: a regular file of at most HEIGHTMAP_FILE_MAX bytes (a FIFO or a device is refused
+     * without blocking), and its decoded size checked from its header before it is decoded (a
+     * small PNG may claim 16384 x 16384 16-bit pixels: a decompression bomb) */
+    void *file = NULL;
+    size_t file_size = 0;
+    char refused[256];
+    gait_status rs = gait_file_read(png_path, HEIGHTMAP_FILE_MAX, &c->hooks, &file, &file_size,
+                                    refused, sizeof refused);
+    if (rs != GAIT_OK) return fail(c, rs, "heightmap %s", refused);
     int w = 0, hgt = 0, ch = 0;
-    int is16 = stbi_is_16_bit_from_file(f);
-    fseek(f, 0, SEEK_SET);
-    void *img = is16 ? (void *)stbi_load_from_file_16(f, &w, &hgt, &ch, 0)
-                     : (void *)stbi_load_from_file(f, &w, &hgt, &ch, 0);
-    fclose(f);
+    if (file_size > INT_MAX || !stbi_info_from_memory(file, (int)file_size, &w, &hgt, &ch)) {
+        gait_file_free(file, file_size, &c->hooks);
+        return fail(c, GAIT_ERR_FORMAT, "heightmap %s: not a readable image (%s)", png_path,
+                    stbi_failure_reason());
+    }
+    if (w < 2 || hgt < 2 || (size_t)w * (size_t)hgt > HEIGHTMAP_MAX_SAMPLES) {
+        gait_file_free(file, file_size, &c->hooks);
+        return fail(c, GAIT_ERR_FORMAT, "heightmap %s: %d x %d pixels; a heightmap has 2 x 2 to "
+                    "%zu samples (4097 x 4097)", png_path, w, hgt, HEIGHTMAP_MAX_SAMPLES);
+    }
+    int is16 = stbi_is_16_bit_from_memory(file, (int)file_size);
+    void *img = is16 ? (void *)stbi_load_16_from_memory(file, (int)file_size, &w, &hgt, &ch, 0)
+                     : (void *)stbi_load_from_memory(file, (int)file_size, &w, &hgt, &ch, 0);
+    gait_file_free(file, file_size, &c->hooks);
     if (!img) {
         char why[160];
         snprintf(why, sizeof why, "%s: not a readable image (%s)", png_path, stbi_failure_reason());

@@ -34,6 +34,34 @@ gait_world *gait_script_check_world(lua_State *L, int index) {
     return gait__check_world(L, index)->world;
 }
 
+bool gait_script_path_allowed(lua_State *L, const char *path, char *err, size_t err_cap) {
+    gait_script *s = gait__script_from(L);
+    if (!s || !path) {
+        if (err && err_cap) snprintf(err, err_cap, "no script or no path");
+        return false;
+    }
+    char why[GAIT__PATH_MAX * 2];
+    if (gait__path_allowed(L, s, path, why, sizeof why)) return true;
+    if (err && err_cap) snprintf(err, err_cap, "%s", why);
+    return false;
+}
+
+bool gait_script_charge(lua_State *L, int world_index, int64_t units, size_t bytes, char *err,
+                        size_t err_cap) {
+    gait__wbox *b = gait__check_world(L, world_index);
+    gait_script *s = b->script;
+    if (!b->owned && bytes > 0 &&
+        (s->memory_used > s->memory_limit || bytes > s->memory_limit - s->memory_used)) {
+        if (err && err_cap)
+            snprintf(err, err_cap, "not enough memory: %zu bytes would pass the script's "
+                     "memory_limit of %zu bytes", bytes, s->memory_limit);
+        return false;
+    }
+    if (!b->owned && bytes > 0) gait__charge_memory(L, b, bytes);
+    if (units > 0) gait__budget_charge(L, s, units);
+    return true;
+}
+
 void gait__push_world(lua_State *L, gait_script *s, gait_world *world, bool owned) {
     gait__wbox *b = (gait__wbox *)lua_newuserdata(L, sizeof *b);
     b->world = world;
