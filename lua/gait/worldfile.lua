@@ -42,11 +42,11 @@ function M.load_into(w, path)
   -- A level file (glTF, OBJ, FBX, ...) through the host's importer, first, as the sandbox adds
   -- it (landmark order decides ties between equal hits).
   if data.level ~= nil then
-    if type(data.level) ~= "string" then error(path .. ": level: expected a file name", 0) end
     if not w.load_level then
       error(path .. ": level needs a host that imports level files (gait run, gait replay, the sandbox)", 0)
     end
-    local n, err = w:load_level(dir .. "/" .. data.level, data.level_scale or 1, data.level_up or "y")
+    local n, err = w:load_level(beside(path, dir, data.level, "level"), data.level_scale or 1,
+      data.level_up or "y")
     if not n then error(path .. ": level: " .. tostring(err), 0) end
   end
   local t = data.terrain

@@ -206,8 +206,15 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
 
     lua_getfield(L, w, "level");
     p->level[0] = '\0';
-    if (lua_isstring(L, -1)) sb_path_join(p->level, sizeof p->level, dir, lua_tostring(L, -1));
-    else if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *lv = lua_tostring(L, -1);
+        if (!lv[0] || lv[0] == '/' || strstr(lv, "..")) { /* content names files beside it only */
+            snprintf(err, cap, "%s: level: expected a file beside the world file (a relative name, "
+                     "no \"..\")", path);
+            goto done;
+        }
+        sb_path_join(p->level, sizeof p->level, dir, lv);
+    } else if (!lua_isnil(L, -1)) {
         snprintf(err, cap, "%s: level: expected a file name (glTF, OBJ, FBX, ...), got %s", path,
                  luaL_typename(L, -1));
         goto done;
