@@ -2,6 +2,7 @@
 # Runs every test program and sums their closing lines into one "N passed, N failed".
 #   unit tests:      $BUILD/tests/test_*            (C, tests/unit)
 #   scenario tests:  $BUILD/gait test tests/scenarios/*.lua   (Lua, headless runner)
+#   hostile corpus:  tests/hostile/run.sh                       (the CLI; the C API: test_hostile)
 #   e2e tests:       tests/e2e/*.sh                  (sandbox under Xvfb; skipped in sanitizer builds)
 #   layers, docs:    tests/layers.sh, tests/docs.sh  (include rules; the docs' numbers)
 # Each program's own output is kept in $BUILD/test-logs/; failures are printed.
@@ -47,6 +48,12 @@ fi
 # the include rules of docs/design.md, and docs/behaviour.md's numbers against the schema
 run_suite layers sh tests/layers.sh
 run_suite docs sh tests/docs.sh "$BUILD"
+
+# the hostile-script corpus through the CLI (gait run, gait replay); the C API's side is
+# test_hostile above, the sandbox's tests/e2e/hostile.sh
+if [ -x "$BUILD/gait" ] && [ -f tests/hostile/run.sh ]; then
+    run_suite hostile-cli sh tests/hostile/run.sh "$BUILD"
+fi
 
 if [ "${SAN:-}" != "1" ]; then
     for e in tests/e2e/*.sh; do

@@ -98,8 +98,13 @@ gait_script *gait__script_from(lua_State *L) {
  * script's __tostring runs under the budget of the call that raised). */
 static int traceback_handler(lua_State *L) {
     const char *msg = NULL;
+    gait_script *s = gait__script_from(L);
+    bool tripped = s && s->budget.depth > 0 && s->budget.tripped;
     if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
         msg = lua_tostring(L, 1);
+    } else if (tripped) { /* no script code runs now (hooks may be off in a handler) */
+        msg = lua_pushfstring(L, "(a %s error object, not read: %s)", luaL_typename(L, 1),
+                              s->budget.message);
     } else if (luaL_getmetafield(L, 1, "__tostring")) {
         lua_pushvalue(L, 1);
         if (lua_pcall(L, 1, 1, 0) == 0 && lua_type(L, -1) == LUA_TSTRING)

@@ -19,8 +19,10 @@
 #define CHARGE_STEP_BASE 200
 #define CHARGE_STEP_PER_CHARACTER 500
 #define CHARGE_PER_SAMPLE 2
+#define CHARGE_C_TO_LUA 30 /* a call from C into a script's function: ~100 ns beyond its own */
 #define CHARGE_PER_SLOT 20
 #define HEIGHTMAP_FILE_MAX ((size_t)64 << 20) /* bytes of a heightmap PNG (collide.c's cap) */
+#define HEIGHTMAP_MAX_SAMPLES (4097.0 * 4097.0) /* decoded samples (collide.c's cap) */
 
 /* ---- world userdata ------------------------------------------------------------------------ */
 
@@ -174,13 +176,13 @@ static int l_world_new(lua_State *L) {
         def.clock.step_seconds = step;
         def.clock.max_steps_per_frame = (int)cap;
     }
-    gait__budget_charge(L, s, (int64_t)def.max_characters * CHARGE_PER_SLOT);
     gait_world *w = gait_world_create(&def);
     if (!w)
         return gait__lua_fail(L, "world: could not create a world of %d characters: not enough memory "
                              "(the script's memory_limit is %zu bytes, %zu held)",
                           def.max_characters, s->memory_limit, s->memory_used);
-    gait__push_world(L, s, w, true);
+    gait__push_world(L, s, w, true); /* first: a trip below leaves it to the collector */
+    gait__budget_charge(L, s, (int64_t)def.max_characters * CHARGE_PER_SLOT);
     return 1;
 }
 
@@ -234,8 +236,8 @@ static int l_world_set_terrain(lua_State *L) {
     if (!lua_isnil(L, -1)) d.origin = gait__check_vec3(L, -1, "terrain.origin");
     lua_pop(L, 1);
     size_t n = (size_t)d.samples_x * (size_t)d.samples_z;
-    gait__budget_charge(L, b->script, (int64_t)n * CHARGE_PER_SAMPLE);
     charge_terrain(L, b, n);
+    gait__budget_charge(L, b->script, (int64_t)n * CHARGE_PER_SAMPLE);
     float *h = (float *)lua_newuserdata(L, n * sizeof(float)); /* collected, even on an error */
     lua_getfield(L, 2, "heights");
     lua_getfield(L, 2, "height");
@@ -253,6 +255,7 @@ static int l_world_set_terrain(lua_State *L) {
     } else if (lua_isfunction(L, -1)) {
         for (int iz = 0; iz < d.samples_z; iz++)
             for (int ix = 0; ix < d.samples_x; ix++) {
+                gait__budget_charge(L, b->script, CHARGE_C_TO_LUA);
                 lua_pushvalue(L, -1);
                 lua_pushnumber(L, d.origin.x + ix * d.cell_size);
                 lua_pushnumber(L, d.origin.z + iz * d.cell_size);
@@ -305,8 +308,11 @@ static int l_world_load_heightmap(lua_State *L) {
     if (!gait__path_allowed(L, b->script, path, err, sizeof err)) return gait__lua_fail(L, "%s", err);
     double pw = 0, ph = 0;
     if (!png_size(b->script, path, &pw, &ph, err, sizeof err)) return gait__lua_fail(L, "heightmap %s", err);
-    gait__budget_charge(L, b->script, (int64_t)(pw * ph) * CHARGE_PER_SAMPLE);
+    if (pw * ph > HEIGHTMAP_MAX_SAMPLES || pw < 2 || ph < 2) /* collide.c's cap, before charging */
+        return gait__lua_fail(L, "heightmap %s: %.0f x %.0f pixels; a heightmap has 2 x 2 to "
+                                 "%.0f samples (4097 x 4097)", path, pw, ph, HEIGHTMAP_MAX_SAMPLES);
     charge_terrain(L, b, (size_t)(pw * ph));
+    gait__budget_charge(L, b->script, (int64_t)(pw * ph) * CHARGE_PER_SAMPLE);
     gait_collider *c = gait_world_collider(b->world);
     if (gait_collider_load_heightmap(c, path, cell, scale, origin) != GAIT_OK)
         return gait__lua_fail(L, "%s", gait_collider_last_error(c));

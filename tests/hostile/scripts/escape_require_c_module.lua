@@ -1,0 +1,5 @@
+-- hostile: require of a C module
+-- as: kit tuning world run scenario
+-- expect: not found
+require("socket")
+return {}

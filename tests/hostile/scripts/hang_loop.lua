@@ -1,0 +1,4 @@
+-- hostile: an endless loop
+-- as: kit tuning world run scenario
+-- expect: instruction budget
+while true do end
