@@ -25,7 +25,7 @@ typedef struct gait_cli_command {
 } gait_cli_command;
 
 static const gait_cli_command commands[] = {
-    {"run", gait_cli_run, "run FILE.lua [--steps N] [--fps F] [--trace OUT.csv]",
+    {"run", gait_cli_run, "run FILE.lua [--steps N] [--fps F] [--trace OUT.csv] [--trusted]",
      "play a Lua scenario headless; write a per-step CSV trace"},
     {"test", gait_cli_test, "test DIR_OR_FILE.lua...",
      "run Lua scenario tests; one line per test, then \"N passed, N failed\""},
@@ -69,6 +69,10 @@ static void help(FILE *out) {
 "  --fps F        frames per second the input is fed at (default: scenario's fps, else 60)\n"
 "  --trace FILE   per-step CSV: step, time, character, position, velocity, yaw, state,\n"
 "                 stamina, contact (grounded, rising, wall, wall_ahead, height, water), action\n"
+"  --budget N     VM instructions the scenario's chunk and each callback may run (default\n"
+"                 250000000, about a second)\n"
+"  --trusted      the scenario is your own: the whole Lua library (io, os, debug), no budget.\n"
+"                 Without it the scenario runs sandboxed like any content (lua/README.md).\n"
 "  A script error prints its traceback and exits 1.\n"
 "\n"
 "gait test DIR_OR_FILES...:\n"
