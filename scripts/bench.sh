@@ -45,4 +45,8 @@ BUILD="$BUILD" sh scripts/bench_body.sh || status=1
 echo "== bench_traverse"
 "$OUT/bench_traverse" --scans 20000 || status=1
 
+# --- budget: CPU until the default instruction budget stops a hostile kit (target: within 100 ms)
+echo "== bench_budget"
+"$OUT/bench_budget" --repeats 5 --root . || status=1
+
 exit $status

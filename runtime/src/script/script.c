@@ -422,6 +422,8 @@ static int luaopen_gait(lua_State *L) {
 
 /* ---- create / destroy -------------------------------------------------------------------- */
 
+#define ALLOC_BYTES_PER_UNIT 4
+
 /* Room for `grow` more bytes under the limit. */
 static bool memory_room(const gait_script *s, size_t grow) {
     return grow <= s->memory_limit - (s->memory_used < s->memory_limit ? s->memory_used : s->memory_limit);
@@ -441,6 +443,11 @@ static void *lua_alloc_hooks(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     if (nsize > osize && !memory_room(s, nsize - osize)) return NULL;
+    /* what the memory costs the running call beyond its VM instructions (the copy below, the
+     * collector's later work on it) goes on its budget: the count hook trips it at its next
+     * tick (an allocator may not raise). ~1 ns a byte against ~3 ns an instruction, measured
+     * with bench_budget's table-growth loop. */
+    if (s->budget.depth > 0) s->budget.used += (int64_t)(nsize / ALLOC_BYTES_PER_UNIT);
     void *p = s->hooks.alloc(nsize, s->hooks.user);
     if (!p) return NULL;
     if (ptr) {
