@@ -84,7 +84,12 @@ void gait_script_clear_error(gait_script *s) {
     s->error_count = 0;
 }
 
+static void *lua_alloc_hooks(void *ud, void *ptr, size_t osize, size_t nsize);
+
 gait_script *gait__script_from(lua_State *L) {
+    /* the allocator's user data is the script (no registry lookup: this runs on every call) */
+    void *ud = NULL;
+    if (lua_getallocf(L, &ud) == lua_alloc_hooks && ud) return (gait_script *)ud;
     lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_SCRIPT);
     gait_script *s = (gait_script *)lua_touserdata(L, -1);
     lua_pop(L, 1);
@@ -104,7 +109,7 @@ static int traceback_handler(lua_State *L) {
         msg = lua_tostring(L, 1);
     } else if (tripped) { /* no script code runs now (hooks may be off in a handler) */
         msg = lua_pushfstring(L, "(a %s error object, not read: %s)", luaL_typename(L, 1),
-                              s->budget.message);
+                              s->trip_message);
     } else if (luaL_getmetafield(L, 1, "__tostring")) {
         lua_pushvalue(L, 1);
         if (lua_pcall(L, 1, 1, 0) == 0 && lua_type(L, -1) == LUA_TSTRING)
@@ -121,10 +126,15 @@ static int traceback_handler(lua_State *L) {
 }
 
 gait_status gait__pcall(gait_script *s, int nargs, int nresults, gait__budget_kind budget) {
+    return gait__pcall_as(s, nargs, nresults, budget, -1);
+}
+
+gait_status gait__pcall_as(gait_script *s, int nargs, int nresults, gait__budget_kind budget,
+                           int untrusted_hint) {
     lua_State *L = s->L;
     int base = lua_gettop(L) - nargs; /* the function's slot */
-    bool untrusted = gait__function_untrusted(L, base);
-    lua_getfield(L, LUA_REGISTRYINDEX, GAIT__REG_HANDLER);
+    bool untrusted = untrusted_hint < 0 ? gait__function_untrusted(L, base) : untrusted_hint != 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->ref_handler);
     lua_insert(L, base);
     gait__budget saved;
     if (budget != GAIT__BUDGET_NONE)
@@ -144,9 +154,14 @@ gait_status gait__pcall(gait_script *s, int nargs, int nresults, gait__budget_ki
 
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
                                gait__budget_kind budget) {
+    return gait__script_pcall_as(s, nargs, nresults, what, budget, -1);
+}
+
+gait_status gait__script_pcall_as(gait_script *s, int nargs, int nresults, const char *what,
+                                  gait__budget_kind budget, int untrusted) {
     lua_State *L = s->L;
     int base = lua_gettop(L) - nargs;
-    gait_status st = gait__pcall(s, nargs, nresults, budget);
+    gait_status st = gait__pcall_as(s, nargs, nresults, budget, untrusted);
     if (st == GAIT_OK) return GAIT_OK;
     /* the message is already a string (the handler's, or Lua's own for memory): formatting it
      * here allocates nothing from Lua, which may be out of memory */
@@ -501,6 +516,8 @@ static int script_boot(lua_State *L) {
     lua_pushlightuserdata(L, s);
     lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_SCRIPT);
     lua_pushcfunction(L, traceback_handler);
+    lua_pushvalue(L, -1);
+    s->ref_handler = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_HANDLER);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, GAIT__REG_KITDEFS);

@@ -26,7 +26,7 @@
 static void set_hook_count(gait_script *s, int count);
 
 static void raise_trip(lua_State *L, gait_script *s) {
-    lua_pushstring(L, s->budget.message);
+    lua_pushstring(L, s->trip_message);
     lua_error(L);
 }
 
@@ -34,7 +34,7 @@ static void raise_trip(lua_State *L, gait_script *s) {
 static void trip(gait_script *s, const char *where) {
     gait__budget *b = &s->budget;
     b->tripped = true;
-    snprintf(b->message, sizeof b->message, "%sinstruction budget of %lld VM instructions "
+    snprintf(s->trip_message, sizeof s->trip_message, "%sinstruction budget of %lld VM instructions "
              "exceeded (an endless loop, or too much work for one call)", where,
              (long long)b->limit);
     set_hook_count(s, 1); /* every instruction raises it again until the host has it */
@@ -93,7 +93,6 @@ void gait__budget_enter(gait_script *s, int64_t limit, gait__budget *saved) {
     b->limit = limit;
     b->used = 0;
     b->tripped = false;
-    b->message[0] = 0;
     b->depth = saved->depth + 1;
     settle_hook(s);
 }

@@ -56,7 +56,8 @@ enum {
     GAIT__KIT_STATE,       /* per-character table; survives a reload of the kit file */
     GAIT__KIT_PRESSES,     /* the presses userdata handed to on_presses */
     GAIT__KIT_FAILED,      /* true: the kit raised; skipped until its file is reloaded */
-    GAIT__KIT_DEAD         /* true: removed (character gone, kit replaced) */
+    GAIT__KIT_DEAD,        /* true: removed (character gone, kit replaced) */
+    GAIT__KIT_UNTRUSTED    /* true: on_presses is untrusted code (decided once, at set_kit) */
 };
 
 typedef struct gait__watch {
@@ -97,7 +98,6 @@ typedef struct gait__budget {
     int held;                   /* gait__budget_hold: keep the hook across a batch of calls */
     int hook_count;             /* the count hook as set now: 0 none, 1 tripped, else the tick */
     bool tripped;               /* ran out: every instruction raises until the host has it */
-    char message[GAIT__PATH_MAX + 256]; /* the trip's "file:line: ..." (raised again as it is) */
 } gait__budget;
 
 struct gait_script {
@@ -113,6 +113,9 @@ struct gait_script {
     size_t memory_limit;        /* bytes Lua and the C memory it asked for may hold */
     size_t memory_used;         /* bytes held now (Lua's allocator + script-made worlds) */
     gait__budget budget;
+    char trip_message[GAIT__PATH_MAX + 256]; /* the trip's "file:line: ..." (raised again as it is) */
+    int ref_handler;            /* registry refs (integer slots: cheaper than string keys per */
+    int ref_envs;               /* call): the traceback handler, the set of untrusted envs */
     int untrusted_depth;        /* calls into untrusted functions running */
     int hook_depth;             /* gate / traversal hooks running (their worlds are locked) */
     char granted[GAIT__GRANT_MAX][GAIT__PATH_MAX]; /* resolved directories (see gait__grant) */
@@ -158,11 +161,16 @@ typedef enum { GAIT__BUDGET_NONE = 0, GAIT__BUDGET_CALL, GAIT__BUDGET_FILE } gai
  * results replace it; on error the message ("file:line: ..." and a traceback) is left on the
  * stack in the function's place (one value) and the status returned; nothing is logged. */
 gait_status gait__pcall(gait_script *s, int nargs, int nresults, gait__budget_kind budget);
+/* The same when the caller knows whether the function is untrusted (-1: find out). */
+gait_status gait__pcall_as(gait_script *s, int nargs, int nresults, gait__budget_kind budget,
+                           int untrusted);
 /* gait__pcall, and on error the message goes to last_error (counted, logged) prefixed by `what`
  * (NULL: "kit <call_kit> (character #<call_character>)", formatted only then) and the stack is
  * left as it was below the function. */
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
                                gait__budget_kind budget);
+gait_status gait__script_pcall_as(gait_script *s, int nargs, int nresults, const char *what,
+                                  gait__budget_kind budget, int untrusted);
 void gait__script_error(gait_script *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -218,8 +218,18 @@ int gait__character_set_kit(lua_State *L) {
         return luaL_argerror(L, 2, "a kit is a name, a path or a table");
     }
     gait__kit_forget(L, 1); /* a new kit: a new state */
-    lua_createtable(L, 6, 0);
+    /* whether on_presses is untrusted: a kit file's always is; a table's, as its function is */
+    bool untrusted_fn = true;
+    if (lua_istable(L, 2)) {
+        lua_pushliteral(L, "on_presses");
+        lua_rawget(L, 2);
+        untrusted_fn = gait__function_untrusted(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, 7, 0);
     int e = lua_gettop(L);
+    lua_pushboolean(L, untrusted_fn);
+    lua_rawseti(L, e, GAIT__KIT_UNTRUSTED);
     lua_pushvalue(L, 1);
     lua_rawseti(L, e, GAIT__KIT_CH);
     lua_pushvalue(L, 2);
@@ -296,7 +306,10 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
         lua_pushvalue(L, ch);
         lua_insert(L, -2);
         lua_rawgeti(L, e, GAIT__KIT_STATE);
-        if (gait__script_pcall(s, 3, 0, NULL, GAIT__BUDGET_CALL) != GAIT_OK) {
+        lua_rawgeti(L, e, GAIT__KIT_UNTRUSTED);
+        int untrusted = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (gait__script_pcall_as(s, 3, 0, NULL, GAIT__BUDGET_CALL, untrusted) != GAIT_OK) {
             lua_pushboolean(L, 1);
             lua_rawseti(L, e, GAIT__KIT_FAILED);
             result = GAIT_ERR_SCRIPT;

@@ -21,8 +21,10 @@ static int l_presses_index(lua_State *L) {
     gait_input in;
     if (!p->box->world || gait_character_input(p->box->world, p->id, &in) != GAIT_OK)
         return luaL_error(L, "presses: character #%d is stale", p->id.index1);
+    /* the names' lengths (gait__button_names), so a key is matched without a strlen per name */
+    static const size_t lens[GAIT_BUTTON_COUNT] = {4, 6, 4, 6, 5, 5, 4, 6};
     for (int i = 0; i < GAIT_BUTTON_COUNT; i++) {
-        size_t n = strlen(gait__button_names[i]);
+        size_t n = lens[i];
         if ((klen != n && klen != n + 5) || memcmp(k, gait__button_names[i], n) != 0) continue;
         if (k[n] == 0) {
             lua_pushboolean(L, (in.pressed >> i) & 1u);

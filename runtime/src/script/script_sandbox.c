@@ -57,7 +57,7 @@
 static bool top_function_untrusted(lua_State *L) {
     if (!lua_isfunction(L, -1) || lua_iscfunction(L, -1)) return false;
     lua_getfenv(L, -1);
-    lua_getfield(L, LUA_REGISTRYINDEX, REG_ENVS);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, gait__script_from(L)->ref_envs);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 2);
         return false;
@@ -839,7 +839,6 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
 }
 
 void gait__sandbox_open(lua_State *L, gait_script *s) {
-    (void)s;
     int top = lua_gettop(L);
     /* weak keys: a proxy or an environment the scripts let go of goes */
     static const char *const weak[] = {REG_ENVS, REG_FROZEN};
@@ -849,6 +848,10 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
         lua_pushliteral(L, "k");
         lua_setfield(L, -2, "__mode");
         lua_setmetatable(L, -2);
+        if (i == 0) {
+            lua_pushvalue(L, -1);
+            s->ref_envs = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
         lua_setfield(L, LUA_REGISTRYINDEX, weak[i]);
     }
 
