@@ -280,7 +280,10 @@ static void child_main(child_ctx *x, const gait_level_limits *lim) {
     struct rlimit as = {(rlim_t)lim->max_memory_bytes, (rlim_t)lim->max_memory_bytes};
     setrlimit(RLIMIT_AS, &as);
 #endif
-    signal(SIGPIPE, SIG_DFL);
+    /* a crash of the importer is a crash of this process that the parent sees as a signal:
+     * not the host's crash handler (or a sanitizer's report) running in the child */
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGPIPE};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
     struct aiFileIO io = {io_open, io_close, (aiUserData)(void *)x};
     x->scene = aiImportFileEx(x->path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                                            aiProcess_SortByPType, &io);

@@ -104,6 +104,20 @@ static gait_world *flat_world(counter *c) {
     return w;
 }
 
+/* A script on the host world w whose memory (Lua's and its worlds') the counter follows. */
+static gait_script *make_script(gait_world *w, counter *cnt) {
+    gait_script_def sd = gait_default_script_def();
+    sd.hooks.alloc = count_alloc;
+    sd.hooks.free = count_free;
+    sd.hooks.log = quiet_log;
+    sd.hooks.user = cnt;
+    sd.world = w;
+    sd.root = ".";
+    sd.file_budget = 20000000;             /* the files' budget, kept short for the test */
+    sd.memory_limit = (size_t)64 << 20;    /* the memory attacks reach it quickly */
+    return gait_script_create(&sd);
+}
+
 static void run_case(int index) {
     const hostile_case *hc = &cases[index];
     counter cnt = {0};
@@ -115,16 +129,7 @@ static void run_case(int index) {
     gait_character_create(w, &cd, &hero);
     cd.position.x = 4;
     gait_character_create(w, &cd, &other);
-    gait_script_def sd = gait_default_script_def();
-    sd.hooks.alloc = count_alloc;
-    sd.hooks.free = count_free;
-    sd.hooks.log = quiet_log;
-    sd.hooks.user = &cnt;
-    sd.world = w;
-    sd.root = ".";
-    sd.file_budget = 20000000;             /* the files' budget, kept short for the test */
-    sd.memory_limit = (size_t)64 << 20;    /* the memory attacks reach it quickly */
-    gait_script *s = gait_script_create(&sd);
+    gait_script *s = make_script(w, &cnt);
     CHECK(s != NULL);
     if (!s) {
         gait_world_destroy(w);
@@ -229,14 +234,7 @@ TEST(hostile_files_that_are_not_files) {
     gait_character_def cd = gait_default_character_def();
     gait_character_id hero;
     gait_character_create(w, &cd, &hero);
-    gait_script_def sd = gait_default_script_def();
-    sd.hooks.alloc = count_alloc;
-    sd.hooks.free = count_free;
-    sd.hooks.log = quiet_log;
-    sd.hooks.user = &cnt;
-    sd.world = w;
-    sd.root = ".";
-    gait_script *s = gait_script_create(&sd);
+    gait_script *s = make_script(w, &cnt);
     char dir[] = "/tmp/gait_hostile_files_XXXXXX", path[256];
     CHECK(mkdtemp(dir) != NULL);
     double t0 = now_s();

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,15 +10,9 @@
 
 #include "core/core.h"
 
-static gait_status file_fail(char *err, size_t cap, gait_status st, const char *fmt, ...) {
-    if (err && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, cap, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
+/* A message into err (when given) and the status back (gait__fail wants a buffer). */
+#define file_fail(err, cap, st, ...) \
+    ((err) && (cap) ? gait__fail((err), (cap), (st), __VA_ARGS__) : (st))
 
 static const char *kind_of(mode_t m) {
     if (S_ISDIR(m)) return "a directory";

@@ -276,16 +276,31 @@ static int l_rawset(lua_State *L) {
     return 1;
 }
 
+/* Calls the wrapped function (upvalue 1) with this call's arguments; returns how many results
+ * it left (they replace the arguments). */
+static int call_wrapped(lua_State *L, int nresults) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, nresults);
+    return lua_gettop(L);
+}
+
+/* VM instruction units for what a call handed over or made: one a value, one per 32 bytes of a
+ * string (a copy, a hash, a write: about 3 ns each). */
+static int64_t units_of_values(lua_State *L, int first, int last) {
+    int64_t units = 1 + (last - first + 1);
+    for (int i = first; i <= last; i++)
+        if (lua_type(L, i) == LUA_TSTRING) units += (int64_t)(lua_objlen(L, i) / 32);
+    return units;
+}
+
 /* table.insert / remove / sort: refuse a read-only table, then the real function (upvalue). */
 static int l_table_writer(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     if (is_frozen(L, 1)) return luaL_error(L, "the table is read-only");
-    int n = lua_gettop(L);
     gait__budget_charge(L, gait__script_from(L), (int64_t)lua_objlen(L, 1) / 8 + 1);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
+    return call_wrapped(L, LUA_MULTRET);
 }
 
 /* table.sort sorts in C: n log n comparisons of the default order are charged up front (a
@@ -297,25 +312,15 @@ static int l_table_sort(lua_State *L) {
     double lg = 1;
     for (double m = n; m > 1; m /= 2) lg++;
     gait__budget_charge(L, gait__script_from(L), (int64_t)(n * lg / 4) + 1);
-    int top = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, top, 0);
+    call_wrapped(L, 0);
     return 0;
 }
 
 /* A C function that may do work in proportion to its arguments: called as it is, then charged
  * by what it made (string bytes, results). */
 static int l_charged(lua_State *L) {
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    int r = lua_gettop(L);
-    int64_t units = 1 + r;
-    for (int i = 1; i <= r; i++)
-        if (lua_type(L, i) == LUA_TSTRING) units += (int64_t)(lua_objlen(L, i) / 32);
-    gait__budget_charge(L, gait__script_from(L), units);
+    int r = call_wrapped(L, LUA_MULTRET);
+    gait__budget_charge(L, gait__script_from(L), units_of_values(L, 1, r));
     return r;
 }
 
@@ -335,22 +340,12 @@ static int l_string_rep(lua_State *L) {
     lua_Number n = luaL_checknumber(L, 2);
     if (!lua_isnoneornil(L, 3)) luaL_checklstring(L, 3, &sep);
     if (n > 0) gait__budget_charge(L, gait__script_from(L), (int64_t)(n * (double)(len + sep) / 32) + 1);
-    int top = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, top, 1);
-    return 1;
+    return call_wrapped(L, 1);
 }
 
 static int l_print(lua_State *L) {
-    int n = lua_gettop(L);
-    int64_t units = 1 + n;
-    for (int i = 1; i <= n; i++)
-        if (lua_type(L, i) == LUA_TSTRING) units += (int64_t)(lua_objlen(L, i) / 32);
-    gait__budget_charge(L, gait__script_from(L), units);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, 0);
+    gait__budget_charge(L, gait__script_from(L), units_of_values(L, 1, lua_gettop(L)));
+    call_wrapped(L, 0);
     return 0;
 }
 
