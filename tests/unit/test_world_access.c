@@ -148,6 +148,12 @@ TEST(world_accessors_check_their_arguments) {
     CHECK_NEAR(pool.refill_rate, 10, 0);
     CHECK_NEAR(pool.refill_delay, 2, 0);
 
+    gait_phase ph;
+    CHECK_EQ_INT(gait_character_phase(w, a, &ph), GAIT_OK);
+    CHECK_EQ_INT(ph.state, GAIT_STATE_IDLE);
+    CHECK_EQ_INT(gait_character_phase(w, none, &ph), GAIT_ERR_STALE_ID);
+    CHECK_EQ_INT(gait_character_phase(w, a, NULL), GAIT_ERR_INVALID_ARGUMENT);
+
     gait_gate_hook hook = NULL;
     void *user = &hook;
     CHECK_EQ_INT(gait_character_gate_hook(w, a, &hook, &user), GAIT_OK);

@@ -264,6 +264,9 @@ const gait_locomotion *gait_world_provisional_locomotion(const gait_world *world
 /* The input the next step will read: the move and held levels of the last set_input and the
  * presses not yet read (look deltas are spent at set_input: 0 here). */
 gait_status gait_character_input(const gait_world *world, gait_character_id id, gait_input *out);
+/* Its state and the seconds in it (what gait_character_info_get's phase holds, without the
+ * rest: kits ask for it every frame). */
+gait_status gait_character_phase(const gait_world *world, gait_character_id id, gait_phase *out);
 /* A copy of the character's stamina pool (value, max, refill, multiplier, rest). */
 gait_status gait_character_stamina_get(const gait_world *world, gait_character_id id,
                                        gait_stamina *out);

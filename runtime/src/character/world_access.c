@@ -56,6 +56,13 @@ gait_status gait_character_input(const gait_world *w, gait_character_id id, gait
     return GAIT_OK;
 }
 
+gait_status gait_character_phase(const gait_world *w, gait_character_id id, gait_phase *out) {
+    if (!out) return GAIT_ERR_INVALID_ARGUMENT;
+    GET_CONST(w, id, ch);
+    *out = ch->phase;
+    return GAIT_OK;
+}
+
 gait_status gait_character_stamina_get(const gait_world *w, gait_character_id id,
                                        gait_stamina *out) {
     if (!out) return GAIT_ERR_INVALID_ARGUMENT;

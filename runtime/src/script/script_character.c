@@ -84,11 +84,14 @@ static void check_status(lua_State *L, gait_world *w, gait_status st, const char
 
 /* ---- getters: fields of gait_character_info ------------------------------------------------ */
 
-/* ch:state() -> name, seconds in it */
+/* ch:state() -> name, seconds in it (gait_character_phase) */
 static int l_ch_state(lua_State *L) {
-    gait_character_info in = info_of(L, gait__check_character(L, 1));
-    lua_pushstring(L, gait_state_name(in.phase.state));
-    lua_pushnumber(L, in.phase.seconds);
+    gait__chud *c = gait__check_character(L, 1);
+    gait_phase ph;
+    if (gait_character_phase(c->box->world, c->id, &ph) != GAIT_OK)
+        return luaL_error(L, "character #%d: %s", c->id.index1, gait_world_last_error(c->box->world));
+    lua_pushstring(L, gait_state_name(ph.state));
+    lua_pushnumber(L, ph.seconds);
     return 2;
 }
 
