@@ -123,6 +123,14 @@ function M.steps(w, ch, n, input)
   M.until_(w, ch, n, input, function() return false end)
 end
 
+-- the string keys of t, sorted (a table's fields in a fixed order)
+function M.sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  return keys
+end
+
 -- writes `text` to `path` (replacing it)
 function M.write(path, text)
   local f = assert(io.open(path, "w"))

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "body_fixtures.h" /* bw_flat */
 #include "gait/gait.h"
 #include "gait/script.h"
 
@@ -53,14 +54,7 @@ static double run(const char *root, const attack *a, char *why, size_t cap) {
     gait_world_def wd = gait_default_world_def();
     wd.max_characters = 2;
     gait_world *w = gait_world_create(&wd);
-    float h[4] = {0, 0, 0, 0};
-    gait_heightfield_def t;
-    memset(&t, 0, sizeof t);
-    t.samples_x = t.samples_z = 2;
-    t.cell_size = 100;
-    t.origin.x = t.origin.z = -50;
-    t.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w), &t);
+    bw_flat(w);
     gait_character_def cd = gait_default_character_def();
     gait_character_id id;
     gait_character_create(w, &cd, &id);

@@ -19,12 +19,7 @@ local function listed(form)
   return names:find(form, 1, true) ~= nil
 end
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
-  table.sort(keys)
-  return keys
-end
+local sorted_keys = require("gait.scenario").sorted_keys
 
 test("every world, character and landmark method has its row", function()
   local w = gait.world.new()

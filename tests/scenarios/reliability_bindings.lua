@@ -34,12 +34,7 @@ local junk = {
 local skip = {destroy = true, remove = true, step = true, update = true, run_kits = true,
               set_kit = true, restore = true}
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
-  table.sort(keys)
-  return keys
-end
+local sorted_keys = require("gait.scenario").sorted_keys
 
 test("every method with junk arguments: an error with a message or an answer, never a crash", function()
   local w, a, b, lm = world()

@@ -20,6 +20,7 @@
 
 #include <lua.h>
 
+#include "body_fixtures.h" /* bw_world, bw_flat; the counting allocator */
 #include "check.h"
 #include "gait/gait.h"
 #include "gait/script.h"
@@ -28,22 +29,6 @@
 #define PWNED "/tmp/gait_hostile_pwned"
 #define MAX_CASES 512
 #define FRAMES 3
-
-typedef struct counter {
-    long long bytes; /* outstanding, by the sizes the allocator was told */
-} counter;
-
-static void *count_alloc(size_t size, void *user) {
-    ((counter *)user)->bytes += (long long)size;
-    return malloc(size);
-}
-static void count_free(void *p, size_t size, void *user) {
-    ((counter *)user)->bytes -= (long long)size;
-    free(p);
-}
-static void quiet_log(gait_log_level level, const char *msg, void *user) {
-    (void)level; (void)msg; (void)user;
-}
 
 typedef struct hostile_case {
     char path[512];
@@ -84,32 +69,19 @@ static bool pwned(void) {
     return stat(PWNED, &st) == 0 || stat(PWNED ".png", &st) == 0;
 }
 
+/* A world of 4 characters on flat ground whose memory the counter follows. */
 static gait_world *flat_world(counter *c) {
-    gait_world_def d = gait_default_world_def();
-    d.hooks.alloc = count_alloc;
-    d.hooks.free = count_free;
-    d.hooks.log = quiet_log;
-    d.hooks.user = c;
-    d.max_characters = 4;
-    gait_world *w = gait_world_create(&d);
-    if (!w) return NULL;
-    float h[4] = {0, 0, 0, 0};
-    gait_heightfield_def t;
-    memset(&t, 0, sizeof t);
-    t.samples_x = t.samples_z = 2;
-    t.cell_size = 200;
-    t.origin.x = t.origin.z = -100;
-    t.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w), &t);
+    gait_world *w = bw_world(c);
+    if (w) bw_flat(w);
     return w;
 }
 
 /* A script on the host world w whose memory (Lua's and its worlds') the counter follows. */
 static gait_script *make_script(gait_world *w, counter *cnt) {
     gait_script_def sd = gait_default_script_def();
-    sd.hooks.alloc = count_alloc;
-    sd.hooks.free = count_free;
-    sd.hooks.log = quiet_log;
+    sd.hooks.alloc = counting_alloc;
+    sd.hooks.free = counting_free;
+    sd.hooks.log = counting_log;
     sd.hooks.user = cnt;
     sd.world = w;
     sd.root = ".";
@@ -120,7 +92,8 @@ static gait_script *make_script(gait_world *w, counter *cnt) {
 
 static void run_case(int index) {
     const hostile_case *hc = &cases[index];
-    counter cnt = {0};
+    counter cnt;
+    memset(&cnt, 0, sizeof cnt);
     gait_world *w = flat_world(&cnt);
     CHECK(w != NULL);
     if (!w) return;
@@ -188,7 +161,7 @@ static void run_case(int index) {
     remove(PWNED);
     gait_script_destroy(s);
     gait_world_destroy(w);
-    CHECK_MSG(cnt.bytes == 0, "%s: %lld bytes not given back", hc->name, cnt.bytes);
+    CHECK_MSG(cnt.live_bytes == 0, "%s: %lld bytes not given back", hc->name, cnt.live_bytes);
 }
 
 static int lua_name(const struct dirent *e) {
@@ -229,7 +202,8 @@ TEST(hostile_corpus_is_read) {
  * source bigger than the cap, and a watched tuning file replaced by a FIFO (poll must not
  * block, and the last good numbers stay). */
 TEST(hostile_files_that_are_not_files) {
-    counter cnt = {0};
+    counter cnt;
+    memset(&cnt, 0, sizeof cnt);
     gait_world *w = flat_world(&cnt);
     gait_character_def cd = gait_default_character_def();
     gait_character_id hero;
@@ -276,5 +250,5 @@ TEST(hostile_files_that_are_not_files) {
     CHECK_EQ_INT(system(cmd), 0);
     gait_script_destroy(s);
     gait_world_destroy(w);
-    CHECK_EQ_INT(cnt.bytes, 0);
+    CHECK_EQ_INT(cnt.live_bytes, 0);
 }

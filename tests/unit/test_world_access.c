@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "body_fixtures.h" /* bw_flat */
 #include "check.h"
 #include "gait/gait.h"
 
@@ -18,14 +19,7 @@ static gait_world *flat_world(int *log_count) {
     d.hooks.user = log_count;
     d.max_characters = 4;
     gait_world *w = gait_world_create(&d);
-    float h[4] = {0, 0, 0, 0};
-    gait_heightfield_def t;
-    memset(&t, 0, sizeof t);
-    t.samples_x = t.samples_z = 2;
-    t.cell_size = 200;
-    t.origin.x = t.origin.z = -100;
-    t.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w), &t);
+    if (w) bw_flat(w);
     return w;
 }
 
