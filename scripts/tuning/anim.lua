@@ -13,5 +13,6 @@ return {
     glide = "Glide", plunge = "Plunge", climb = "Climb", climb_idle = "ClimbIdle",
     climb_jump = "ClimbJump", swim = "Swim", swim_idle = "SwimIdle", swim_dash = "SwimDash",
     drown = "Drown", traverse = "Vault",
+    action = "Action",               -- a kit's moving action that names no clip of its own
   },
 }

@@ -36,3 +36,7 @@
     {"crowd", "60fps", 0x7ab498fdae874d49ull},
     {"crowd", "144fps", 0xcfa08acd3983eff2ull},
     {"crowd", "uneven", 0x606b293f6ce1ac5eull},
+    {"kit", "30fps", 0x0ba94ad543813e09ull},
+    {"kit", "60fps", 0xa8cfd18fd40b7596ull},
+    {"kit", "144fps", 0xe55daa731e54b2ecull},
+    {"kit", "uneven", 0x4acc2e9cebb01c1aull},

@@ -21,6 +21,7 @@
 
 #include "body_fixtures.h"
 #include "check.h"
+#include "gait/motion.h"
 
 /* ---- what a course must make happen ---------------------------------------------------------- */
 
@@ -342,6 +343,90 @@ static void crowd_drive(course_run *r) {
     }
 }
 
+/* Kits that move the body (gait/motion.h): a launch, a keyframed leap that opens the glider, a
+ * plunge, a move to points into a wall, a mode's run over a bounce pad, an updraft. */
+static void kit_build(course_run *r) {
+    r->w = bw_world(NULL);
+    bw_flat(r->w);
+    bw_box(r->w, -6, 0, 16, 6, 4, 17);
+    gait_gadget_def pad = gait_default_gadget_def(GAIT_GADGET_BOUNCE);
+    pad.position.x = 2;
+    pad.position.z = -8;
+    pad.height = 5;
+    gait_world_add_gadget(r->w, &pad, NULL);
+    gait_gadget_def up = gait_default_gadget_def(GAIT_GADGET_UPDRAFT);
+    up.position.x = 2;
+    up.position.z = -16;
+    up.height = 10;
+    gait_world_add_gadget(r->w, &up, NULL);
+    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
+    r->count = 1;
+}
+
+static void kit_drive(course_run *r) {
+    double s = in_stage(r);
+    gait_character_id id = r->ids[0];
+    gait_character_info ci = info(r, 0);
+    bool foot = gait_state_on_foot(ci.phase.state);
+    switch (r->stage) {
+    case 0:
+        input(r, 0, 0, 0, 0, 0, 0);
+        if (s >= 0.3) {
+            gait_launch_def l = {{0, 10, 3}, GAIT_FRAME_BODY, false};
+            gait_character_launch(r->w, id, &l);
+            next_stage(r);
+        }
+        break;
+    case 1: input(r, 0, 0, 1, 0, 0, 0); if (foot && s >= 0.3) next_stage(r); break;
+    case 2: {
+        gait_move_def d = gait_default_move_def();
+        d.kind = GAIT_MOVE_KEYS;
+        d.key_count = 2;
+        d.keys[0] = (gait_move_key){0, {0, 16, 1}};
+        d.keys[1] = (gait_move_key){0.8, {0, 0, 0}};
+        d.seconds = 0.8;
+        d.then = GAIT_THEN_GLIDE;
+        d.start_cost = 10;
+        gait_character_start_move(r->w, id, &d);
+        input(r, 0, 0, 0, 0, 0, 0);
+        next_stage(r);
+        break;
+    }
+    case 3: input(r, 0, 0.4, 1, 0, 0, 0.5); if (ci.phase.state == GAIT_STATE_GLIDE && s >= 1.5) next_stage(r); break;
+    case 4: input(r, 0, 0, 0, 0, GAIT_BUTTON_ATTACK, 0); next_stage(r); break;
+    case 5: input(r, 0, 0, 0, 0, 0, 0); if (foot && s >= 0.2) next_stage(r); break;
+    case 6: {
+        gait_move_def d = gait_default_move_def();
+        d.kind = GAIT_MOVE_TO_POINTS;
+        d.point_count = 2;
+        d.points[0] = (gait_vec3){2, 0, 4};
+        d.points[1] = (gait_vec3){2, 0, 30};
+        d.horizontal = true;
+        d.gravity_scale = 1;
+        d.speed = 18;
+        d.seconds = 3;
+        d.end_on = GAIT_END_WALL;
+        gait_character_start_move(r->w, id, &d);
+        next_stage(r);
+        break;
+    }
+    case 7:
+        input(r, 0, 0, 0, 0, 0, 0);
+        if (foot && s >= 0.2) {
+            gait_mode_def md = gait_default_mode_def();
+            md.state = GAIT_STATE_RUN;
+            md.speed = 8;
+            md.drain_per_s = 4;
+            gait_character_set_mode(r->w, id, &md);
+            gait_character_set_cooldown(r->w, id, GAIT_BUTTON_SKILL, 2);
+            gait_character_set_camera_yaw(r->w, id, 0);
+            next_stage(r);
+        }
+        break;
+    default: input(r, 0, 0, -1, 0, 0, 0); break; /* back over the pad, into the updraft */
+    }
+}
+
 static const course courses[] = {
     {"foot", 12.0, foot_build, foot_drive,
      STATE_BIT(GAIT_STATE_IDLE) | STATE_BIT(GAIT_STATE_WALK) | STATE_BIT(GAIT_STATE_RUN) |
@@ -373,6 +458,10 @@ static const course courses[] = {
      SEEN_STAND_BLOCKED | SEEN_CROUCH_AIR},
     {"crowd", 10.0, crowd_build, crowd_drive,
      STATE_BIT(GAIT_STATE_RUN) | STATE_BIT(GAIT_STATE_JUMP) | STATE_BIT(GAIT_STATE_FALL), 0},
+    {"kit", 14.0, kit_build, kit_drive,
+     STATE_BIT(GAIT_STATE_ACTION) | STATE_BIT(GAIT_STATE_JUMP) | STATE_BIT(GAIT_STATE_GLIDE) |
+         STATE_BIT(GAIT_STATE_PLUNGE) | STATE_BIT(GAIT_STATE_RUN) | STATE_BIT(GAIT_STATE_FALL),
+     0},
 };
 #define COURSES ((int)(sizeof courses / sizeof courses[0]))
 

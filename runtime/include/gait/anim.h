@@ -22,12 +22,13 @@ typedef enum gait_anim_state {
     GAIT_ANIM_CROUCH, GAIT_ANIM_CROUCH_WALK, GAIT_ANIM_JUMP, GAIT_ANIM_FALL, GAIT_ANIM_LAND,
     GAIT_ANIM_GLIDE, GAIT_ANIM_PLUNGE, GAIT_ANIM_CLIMB, GAIT_ANIM_CLIMB_IDLE, GAIT_ANIM_CLIMB_JUMP,
     GAIT_ANIM_SWIM, GAIT_ANIM_SWIM_IDLE, GAIT_ANIM_SWIM_DASH, GAIT_ANIM_DROWN, GAIT_ANIM_TRAVERSE,
+    GAIT_ANIM_ACTION,
     GAIT_ANIM_STATE_COUNT
 } gait_anim_state;
 
 /* "idle", "walk", "run", "dash", "sprint", "crouch", "crouch_walk", "jump", "fall", "land",
  * "glide", "plunge", "climb", "climb_idle", "climb_jump", "swim", "swim_idle", "swim_dash",
- * "drown", "traverse"; NULL when out of range. */
+ * "drown", "traverse", "action"; NULL when out of range. */
 const char *gait_anim_state_name(gait_anim_state s);
 int gait_anim_state_from_name(const char *name); /* -1 when unknown */
 
@@ -59,6 +60,9 @@ typedef struct gait_anim {
     bool model_lacks[GAIT_ANIM_STATE_COUNT];               /* the host said the model lacks it */
     gait_anim_state playing, wanted;
     bool has_played;
+    bool playing_own;                  /* what plays is a clip of its own (an action's or a
+                                          mode's, gait_anim_input.clip), named in playing_clip */
+    char playing_clip[GAIT_CLIP_NAME_MAX];
     bool grounded, has_grounded;       /* debounced reading, and whether one was adopted yet */
     bool pending;                      /* a different raw reading is being timed */
     double pending_seconds;
@@ -97,6 +101,11 @@ typedef struct gait_anim_input {
 
 /* One step of dt seconds. */
 void gait_anim_update(gait_anim *anim, const gait_anim_input *in, double dt);
+/* The same with a clip of the body's own (a kit's moving action or mode, gait/motion.h) in place
+ * of the clip map's for the state it resolves to: NULL or "" is gait_anim_update; a change of the
+ * clip switches as a change of state does, with fade_seconds of crossfade (0: the def's). */
+void gait_anim_update_clip(gait_anim *anim, const gait_anim_input *in, const char *clip,
+                           double fade_seconds, double dt);
 void gait_anim_signal_get(const gait_anim *anim, gait_anim_signal *out);
 
 #ifdef __cplusplus

@@ -11,6 +11,7 @@
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   mover.h       the capsule mover: a velocity in, sweep / slide / step / push-out, a move out
  *   world.h       characters, body types, the step
+ *   motion.h      kits that move the body: launches, moving actions, modes, world gadgets
  *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
  *   crouch.h      the stand-up check
  *   script.h      the Lua layer: kits, gate hooks, tuning files, hot reload
@@ -30,6 +31,7 @@
 #include "gait/anim.h"
 #include "gait/mover.h"
 #include "gait/world.h"
+#include "gait/motion.h"
 #include "gait/traverse.h"
 #include "gait/crouch.h"
 #include "gait/script.h"

@@ -33,11 +33,12 @@ typedef enum gait_state {
     GAIT_STATE_SWIM_DASH,  /* swimming fast, sprint held */
     GAIT_STATE_DROWN,      /* stamina ran out in water; lasts drown_seconds */
     GAIT_STATE_TRAVERSE,   /* a vault / mantle / hurdle action ("Traversal") */
+    GAIT_STATE_ACTION,     /* a kit's (or a world gadget's) moving action (gait/motion.h) */
     GAIT_STATE_COUNT
 } gait_state;
 
 /* "idle", "walk", "run", "dash", "sprint", "crouch", "jump", "fall", "glide", "plunge", "climb",
- * "climb_jump", "swim", "swim_dash", "drown", "traverse"; NULL when out of range. */
+ * "climb_jump", "swim", "swim_dash", "drown", "traverse", "action"; NULL when out of range. */
 const char *gait_state_name(gait_state state);
 /* The state named `name`, or -1. */
 int gait_state_from_name(const char *name);

@@ -12,7 +12,7 @@
 static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "crouch_walk", "jump", "fall", "land",
     "glide", "plunge", "climb", "climb_idle", "climb_jump", "swim", "swim_idle", "swim_dash",
-    "drown", "traverse",
+    "drown", "traverse", "action",
 };
 
 const char *gait_anim_state_name(gait_anim_state s) {
@@ -41,7 +41,7 @@ GAIT__SCHEMA_DEFAULTS(gait_default_anim_def, gait_anim_def, gait_anim_schema)
 static const char *const default_clips[GAIT_ANIM_STATE_COUNT] = {
     "Idle", "Walk", "Run", "Dash", "Sprint", "Crouch", "CrouchWalk", "Jump", "Fall", "Land",
     "Glide", "Plunge", "Climb", "ClimbIdle", "ClimbJump", "Swim", "SwimIdle", "SwimDash",
-    "Drown", "Vault",
+    "Drown", "Vault", "Action",
 };
 
 const char *gait_default_anim_clip(gait_anim_state s) {
@@ -121,6 +121,7 @@ static gait_anim_state resolve(const gait_anim *a, const gait_anim_input *in) {
     case GAIT_STATE_SWIM_DASH: return GAIT_ANIM_SWIM_DASH;
     case GAIT_STATE_DROWN: return GAIT_ANIM_DROWN;
     case GAIT_STATE_TRAVERSE: return GAIT_ANIM_TRAVERSE;
+    case GAIT_STATE_ACTION: return GAIT_ANIM_ACTION;
     default: break;
     }
     /* airborne > crouch > moving > idle */
@@ -146,17 +147,30 @@ static gait_anim_state resolve(const gait_anim *a, const gait_anim_input *in) {
 }
 
 void gait_anim_update(gait_anim *a, const gait_anim_input *in, double dt) {
+    gait_anim_update_clip(a, in, NULL, 0, dt);
+}
+
+void gait_anim_update_clip(gait_anim *a, const gait_anim_input *in, const char *clip,
+                           double fade_seconds, double dt) {
     if (!a || !in || !(dt >= 0) || !isfinite(dt)) return; /* timers stay finite */
     bool was_grounded = a->grounded, had = a->has_grounded;
     debounce(a, in, dt);
     if (had && !was_grounded && a->grounded) a->land_left = a->def.land_seconds;
     else if (a->land_left > 0) a->land_left -= dt;
     a->wanted = resolve(a, in);
-    bool can_play = a->clips[a->wanted][0] != 0 && !a->model_lacks[a->wanted];
-    if (can_play && (!a->has_played || a->wanted != a->playing)) {
+    /* a clip of its own (a kit's action or mode) plays in place of the map's, and a change of it
+     * is a switch as a change of state is */
+    bool own = clip && clip[0];
+    bool can_play = own || (a->clips[a->wanted][0] != 0 && !a->model_lacks[a->wanted]);
+    bool other_clip = (own || a->playing_own) &&
+                      (own != a->playing_own || strncmp(clip, a->playing_clip, GAIT_CLIP_NAME_MAX) != 0);
+    if (can_play && (!a->has_played || a->wanted != a->playing || other_clip)) {
         a->playing = a->wanted;
         a->has_played = true;
-        a->fade = a->def.crossfade_seconds;
+        a->playing_own = own;
+        memset(a->playing_clip, 0, sizeof a->playing_clip);
+        if (own) strncpy(a->playing_clip, clip, GAIT_CLIP_NAME_MAX - 1);
+        a->fade = own && fade_seconds > 0 ? fade_seconds : a->def.crossfade_seconds;
         a->seconds_in_state = 0;
         a->switches++;
     } else {
@@ -168,7 +182,7 @@ void gait_anim_signal_get(const gait_anim *a, gait_anim_signal *out) {
     if (!a || !out) return;
     out->state = a->playing;
     out->wanted = a->wanted;
-    out->clip = a->has_played ? a->clips[a->playing] : "";
+    out->clip = !a->has_played ? "" : a->playing_own ? a->playing_clip : a->clips[a->playing];
     out->fade_seconds = a->fade;
     out->seconds_in_state = a->seconds_in_state;
     out->grounded = a->grounded;

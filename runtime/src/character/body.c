@@ -30,6 +30,7 @@
                                   (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
+#define WATER_FLOOR_EPS 1e-9   /* m: feet this close over the water's surface stand on it */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -215,6 +216,23 @@ static void face_move(body_move *bm) {
     if (bm->in->moving) bm->ch->yaw = atan2(bm->in->dir_n.x, bm->in->dir_n.z);
 }
 
+/* A kit's mode may let the water's surface hold the feet (an alternate sprint over a lake): feet
+ * the walk left under the surface stand on it, when the capsule has room to rise there. */
+static void stand_on_water(const gait_mover *m, gait_vec3 *feet, gait_move_result *r) {
+    double surface, depth;
+    if (!gait_water_at(m->collider, feet->x, feet->z, &surface, &depth) ||
+        feet->y > surface + WATER_FLOOR_EPS)
+        return;
+    gait_hit hit;
+    if (feet->y < surface && gait__mover_sweep(m, *feet, v3(0, surface - feet->y, 0), &hit))
+        return; /* no room to rise */
+    feet->y = surface;
+    r->grounded = true;
+    r->steep = false;
+    r->ground_normal = UP;
+    r->ground_height = surface;
+}
+
 /* Idle, walk, run, dash, sprint, crouch: along the ground at the state's speed. */
 static void move_on_foot(body_move *bm) {
     gait__body *b = &bm->ch->body;
@@ -226,6 +244,7 @@ static void move_on_foot(body_move *bm) {
     face_move(bm);
     gait_mover_walk(bm->m, &bm->feet, v3_scale(hd, speed), b->on_ground ? b->ground_normal : UP,
                     bm->dt, &b->near, &bm->r);
+    if (b->water_floor) stand_on_water(bm->m, &bm->feet, &bm->r);
     b->vel = bm->r.vel;
     b->vel.y = 0;
     b->launch_speed = v3_len(bm->r.vel);
@@ -252,8 +271,9 @@ static void move_in_air(body_move *bm) {
         v = v3(0, -num->plunge_speed, 0);
         delta = v3_scale(v, dt);
     } else {
-        if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP) /* reaches the jump's height */
-            v.y = sqrt(2 * num->gravity * num->jump_height);     /* v = sqrt(2 g h) */
+        /* a jump reaches the jump's height, v = sqrt(2 g h); a kit's launch keeps its own */
+        if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP && !b->launched)
+            v.y = sqrt(2 * num->gravity * num->jump_height);
         /* steering, capped at the speed the body left the ground at */
         gait_vec3 hv = horizontal(v);
         gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
@@ -386,6 +406,7 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait__charac
 
     ch->position = bm.feet;
     ch->velocity = dt > 0 ? v3_scale(v3_sub(bm.feet, start), 1.0 / dt) : v3(0, 0, 0);
+    b->launched = false;
     remember(b, &bm.r);
     gait__sense_contact(ch, &m, &bm.r, bm.wall_ahead, bm.over_top, GAIT__PROBE_TO_TERRAIN);
 }

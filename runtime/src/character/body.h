@@ -17,6 +17,10 @@ typedef struct gait__body {
     double launch_speed;         /* m/s horizontal the body left the ground with (air steering cap) */
     bool on_ground;              /* stood on walkable ground after the last move */
     bool on_terrain_wall;        /* the wall is the terrain (a cliff), not a landmark */
+    bool launched;               /* vel holds a kit's launch: a jump entered this step keeps it
+                                    (motion.c sets it, the move clears it) */
+    bool water_floor;            /* a kit's mode: the water's surface holds the feet on foot
+                                    (motion.c sets it before each move) */
     gait_mover_cache near;       /* open country around the body */
 } gait__body;
 

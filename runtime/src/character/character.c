@@ -88,6 +88,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->stamina = pool;
     ch->phase.state = GAIT_STATE_IDLE;
     ch->previous_state = GAIT_STATE_IDLE;
+    gait__motion_reset(&ch->motion);
     gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
@@ -182,6 +183,7 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     ch->phase.seconds = 0;
     ch->action_left = 0;
     ch->action_name[0] = 0;
+    gait__motion_cancel(&ch->motion);
     gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
@@ -302,6 +304,11 @@ gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
     out->crouching = ch->crouching;
     out->action_seconds_left = ch->action_left;
     memcpy(out->action_name, ch->action_name, sizeof out->action_name);
+    if (ch->action_left <= 0 && ch->motion.playing) { /* a moving action (motion.c) */
+        const gait__motion *m = &ch->motion;
+        out->action_seconds_left = m->move.seconds > m->seconds ? m->move.seconds - m->seconds : 0;
+        memcpy(out->action_name, m->move.name, sizeof out->action_name);
+    }
     out->return_point = ch->return_point;
     out->presses_read = ch->presses_read;
     out->steps = ch->steps;

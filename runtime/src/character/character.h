@@ -9,6 +9,7 @@
 #include "gait/world.h"
 #include "body.h"
 #include "crouch.h"
+#include "motion.h"
 #include "traverse_internal.h"
 
 typedef struct gait__character {
@@ -38,9 +39,8 @@ typedef struct gait__character {
     bool camera_enabled;
     gait_anim anim;                    /* resolved after each step */
 
-    /* the kit's action: for now it holds the body still (the move is zeroed); a moving action
-     * (its own velocity through the mover, gravity scale, stamina drain, anim state, end
-     * conditions) would keep its memory here and move in the move stage (step.c) */
+    /* a kit's still action: it holds the body (the move is zeroed); a moving action is the
+     * motion's below (motion.c) */
     double action_left;                /* s of the kit action, 0 when none */
     char action_name[32];
 
@@ -54,6 +54,8 @@ typedef struct gait__character {
     gait__body body;                   /* the body's memory between steps (body.c) */
     gait__crouch crouch;               /* the crouch's (crouch.c) */
     gait__traverse trav;               /* the traversal action and its last scan (traverse_*.c) */
+    gait__motion motion;               /* a kit's requests, moving action, modes, cooldowns
+                                          (motion.c) */
 } gait__character;
 
 #endif

@@ -11,7 +11,7 @@
 
 static const char *const state_names[GAIT_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "jump", "fall", "glide", "plunge",
-    "climb", "climb_jump", "swim", "swim_dash", "drown", "traverse",
+    "climb", "climb_jump", "swim", "swim_dash", "drown", "traverse", "action",
 };
 
 const char *gait_state_name(gait_state s) {
@@ -269,12 +269,16 @@ gait_state gait_locomotion_next(const gait_phase *ph, const gait_gate_input *in,
     if (gait_state_airborne(s)) return gate_air(ph, in, c, n);
     if (gait_state_on_wall(s)) return gate_wall(ph, in, c, n);
     if (gait_state_in_water(s)) return gate_water(ph, in, c, n);
-    return s; /* traverse: the traversal action ends itself */
+    return s; /* traverse, action: the traversal and the kit's action end themselves */
 }
 
 bool gait_locomotion_is_edge(gait_state from, gait_state to) {
     if ((unsigned)from >= GAIT_STATE_COUNT || (unsigned)to >= GAIT_STATE_COUNT) return false;
     if (from == to) return true;
+    /* a kit's moving action starts from any state but a drowning (or a traversal, which plays
+     * out first), and hands the body to the gates as a traversal does, or to the glider, a
+     * plunge, a climb or a swim */
+    if (to == GAIT_STATE_ACTION) return from != GAIT_STATE_DROWN && from != GAIT_STATE_TRAVERSE;
     bool foot_rest_to = to == GAIT_STATE_IDLE || to == GAIT_STATE_WALK || to == GAIT_STATE_RUN ||
                         to == GAIT_STATE_CROUCH;
     if (gait_state_on_foot(from)) {
@@ -314,6 +318,10 @@ bool gait_locomotion_is_edge(gait_state from, gait_state to) {
     case GAIT_STATE_TRAVERSE:
         return foot_rest_to || to == GAIT_STATE_FALL || to == GAIT_STATE_JUMP ||
                to == GAIT_STATE_TRAVERSE;
+    case GAIT_STATE_ACTION:
+        return foot_rest_to || to == GAIT_STATE_DASH || to == GAIT_STATE_JUMP ||
+               to == GAIT_STATE_FALL || to == GAIT_STATE_GLIDE || to == GAIT_STATE_PLUNGE ||
+               to == GAIT_STATE_CLIMB || to == GAIT_STATE_SWIM;
     default:
         return false;
     }

@@ -61,6 +61,8 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
         void *gate_user = ch->gate_user, *user_data = ch->user_data;
         gait_traverse_hook trav_hook = ch->trav.hook; /* the host's, like the gate hook */
         void *trav_user = ch->trav.hook_user;
+        gait_move_hook move_hook = ch->motion.hook;
+        void *move_user = ch->motion.hook_user;
         memcpy(ch, p, sizeof *ch);
         ch->gate_hook = hook;
         ch->gate_user = gate_user;
@@ -72,6 +74,8 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
         ch->trav.scan_revision = 0; /* the last scan's shortcut, for the same reason */
         ch->trav.hook = trav_hook;
         ch->trav.hook_user = trav_user;
+        ch->motion.hook = move_hook;
+        ch->motion.hook_user = move_user;
     }
 }
 
@@ -159,8 +163,24 @@ static uint64_t hash_presentation(uint64_t h, const gait__character *ch) {
     return hash_u(hash_u(h, (uint64_t)ch->anim.playing), ch->anim.switches);
 }
 
+/* A kit's motion (motion.c), only while in use: a body no kit touches hashes as before. */
+static uint64_t hash_motion(uint64_t h, const gait__motion *m) {
+    if (!gait__motion_active(m)) return h;
+    h = hash_u(hash_u(h, (uint64_t)m->request), (uint64_t)m->playing | (uint64_t)m->hanging << 1 |
+                                                   (uint64_t)m->arrived << 2 |
+                                                   (uint64_t)m->airborne_seen << 3);
+    h = hash_d(hash_d(hash_d(h, m->seconds), m->fall_vy), m->hang_seconds);
+    h = hash_u(hash_u(h, (uint64_t)m->point), (uint64_t)m->met);
+    h = hash_v(h, m->last_velocity);
+    h = hash_u(h, (uint64_t)m->mode_count);
+    for (int k = 0; k < m->mode_count; k++)
+        h = hash_u(hash_d(h, m->modes[k].seconds_left), (uint64_t)m->modes[k].state);
+    for (int k = 0; k < GAIT_BUTTON_COUNT; k++) h = hash_d(h, m->cooldown[k]);
+    return h;
+}
+
 /* The rest of what the steps read and write: the kit action, the return point, the body's, the
- * traversal's and the crouch's memory. */
+ * traversal's and the crouch's memory, a kit's motion. */
 static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
     h = hash_d(h, ch->action_left);
     h = hash_v(h, ch->return_point);
@@ -169,8 +189,9 @@ static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
     /* the traversal's action and the crouch's memory */
     h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
     h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
-    return hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
-                         (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
+    h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
+                      (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
+    return hash_motion(h, &ch->motion);
 }
 
 uint64_t gait_world_state_hash(const gait_world *w) {

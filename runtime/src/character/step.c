@@ -5,10 +5,14 @@
  *   sense   -> the contact the last move left, and what the crouch needs (sense.c)
  *   gates   -> the next state: crouch, locomotion, traversal (gates.c, pure), with the ledge
  *              ahead scanned between its halves when a traversal could start (sense.c)
- *   hooks   -> the traversal hook, the gate hook (the host's or a kit's)
- *   stamina -> the costs of the state entered and held, or the refill (stamina.c)
+ *   motion  -> a kit's launch or moving action, a world gadget's (motion.c, gadget.c)
+ *   hooks   -> the traversal hook, the gate hook (the host's or a kit's); what they let through
+ *              of the motion takes effect
+ *   stamina -> the costs of the state entered and held, or the refill (stamina.c; a kit's
+ *              action or mode pays its own)
  *   move    -> the motion the state asks for, through the mover: a drowning's return, the
- *              traversal's path (traverse_action.c) or the body (body.c); the contact
+ *              traversal's path (traverse_action.c), a kit's moving action (motion.c) or the
+ *              body (body.c, with a kit's mode's numbers); the contact
  *   anim    -> the animation signal (anim.c); the camera follows once a frame (world.c)
  *
  * No stage reaches back into one before it. A step of one character reads the world's shared
@@ -20,6 +24,7 @@
 #include "core/vec.h"
 #include "gates.h"
 #include "intent.h"
+#include "motion.h"
 #include "sense.h"
 #include "world_internal.h"
 
@@ -112,18 +117,20 @@ static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character
 typedef enum motion {
     MOTION_BODY,       /* the state's own motion (body.c) */
     MOTION_TRAVERSE,   /* the traversal's path (traverse_action.c) */
+    MOTION_KIT,        /* a kit's (or a gadget's) moving action (motion.c) */
     MOTION_RETURN      /* a drowning's end: back to the return point */
 } motion;
 
 static motion motion_of(gait_state from, gait_state state) {
     if (from == GAIT_STATE_DROWN && state != GAIT_STATE_DROWN) return MOTION_RETURN;
     if (state == GAIT_STATE_TRAVERSE) return MOTION_TRAVERSE;
+    if (state == GAIT_STATE_ACTION) return MOTION_KIT;
     return MOTION_BODY;
 }
 
-static void move(gait_world *w, gait__character *ch, const gait__intent *in,
-                 const gait_locomotion *num, const gait__gates_out *g, gait_state from,
-                 double dt, gait_gather *gather) {
+static void move(gait_world *w, gait_character_id id, gait__character *ch,
+                 const gait__intent *in, const gait_locomotion *num, const gait__gates_out *g,
+                 gait_state from, double dt, gait_gather *gather) {
     const gait_collider *col = w->collider;
     /* a crouched body's fall starts where it can stand (crouch.c), not blended from above */
     if (g->drop) gait__crouch_drop(&ch->crouch, col, &ch->position, num);
@@ -142,6 +149,9 @@ static void move(gait_world *w, gait__character *ch, const gait__intent *in,
         break;
     case MOTION_TRAVERSE:
         gait__traverse_move(col, gather, &w->traverse_table, ch, num, dt);
+        break;
+    case MOTION_KIT:
+        gait__motion_move(w, gather, id, ch, num, dt);
         break;
     case MOTION_BODY:
         gait__body_move(col, gather, ch, in, num, from, dt);
@@ -175,12 +185,22 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     gait__gates_decide(&gin, &g);
     gates_remember(ch, &g, from);
 
+    /* motion: a kit's request or action, a gadget, in place of the gates' answer */
+    gait__motion_plan plan;
+    gait_state motion_next = gait__motion_gate(w, ch, &g.input, num, sn.low_ceiling, from, g.next, &plan);
+    if (motion_next != g.next) {
+        g.next = motion_next;
+        g.ledge = false;
+    }
+
     /* hooks */
     gait_state next = run_hooks(w, id, ch, &sn, &g, from);
+    gait__motion_commit(w, ch, &plan, from, next, num, dt);
 
     /* stamina */
     bool moving = gait_stamina_moving(from, next, in.move, v3_len(ch->velocity), num->move_epsilon);
-    gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
+    if (!gait__motion_stamina(ch, num, from, next, moving, dt))
+        gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
 
     ch->previous_state = from;
     if (next != from) {
@@ -189,8 +209,9 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     }
     ch->phase.seconds += dt;
 
-    /* move */
-    move(w, ch, &in, num, &g, from, dt, gather);
+    /* move (a kit's mode moves by its own numbers) */
+    gait_locomotion mode_numbers;
+    move(w, id, ch, &in, gait__motion_prepare(ch, &plan, num, &mode_numbers), &g, from, dt, gather);
 
     /* anim */
     gait_anim_input ai;
@@ -200,7 +221,10 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     ai.step_height = num->step_height;
     ai.horizontal_speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);
     ai.move = in.move;
-    gait_anim_update(&ch->anim, &ai, dt);
+    /* a kit's action or mode may play a clip of its own */
+    double fade = 0;
+    const char *clip = gait__motion_clip(ch, &fade);
+    gait_anim_update_clip(&ch->anim, &ai, clip, fade, dt);
 
     /* the drowning's return point: on foot on the ground with a full pool */
     if (gait_state_on_foot(ch->phase.state) && ch->contact.grounded &&

@@ -84,6 +84,7 @@ void gait_world_destroy(gait_world *w) {
         return;
     }
     gait_hooks hooks = w->hooks;
+    gait__gadgets_free(w);
     gait_collider_destroy(w->collider);
     gait__free(&hooks, w->gather_mem, w->gather_bytes);
     gait__free(&hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);

@@ -28,6 +28,8 @@ struct gait_world {
     void *gather_mem;
     size_t gather_bytes;
     bool stepping;                     /* gait_world_step runs (hooks are inside it): locked */
+    gait__gadget *gadgets;             /* the world's traversal gadgets (gadget.c) */
+    int gadget_count, gadget_capacity;
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps
