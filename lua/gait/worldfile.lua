@@ -36,7 +36,7 @@ local function beside(path, dir, name, what)
   return dir .. "/" .. name
 end
 
--- Fills an existing world (terrain, water, landmarks) and spawns the player in it.
+-- Fills an existing world (terrain, water, landmarks, gadgets) and spawns the player in it.
 function M.load_into(w, path)
   local data, dir = M.read(path)
   -- A level file (glTF, OBJ, FBX, ...) through the host's importer, first, as the sandbox adds
@@ -70,6 +70,18 @@ function M.load_into(w, path)
       offset = {at[1], y, at[3]}, name = mesh.name}
     if not landmark then
       error(string.format("%s: landmark %d (%s): %s", path, i, tostring(mesh.name), tostring(err)), 0)
+    end
+  end
+  -- Traversal gadgets (updraft, wind, grapple, bounce: lua/README.md), after the terrain so
+  -- on_ground heights read it; w:add_gadget checks every key.
+  if data.gadgets ~= nil and type(data.gadgets) ~= "table" then
+    error(path .. ": gadgets: expected a list of gadget tables", 0)
+  end
+  for i, g in ipairs(data.gadgets or {}) do
+    local ok, index, err = pcall(w.add_gadget, w, g)
+    if not ok or not index then
+      error(string.format("%s: gadget %d (%s): %s", path, i, tostring(type(g) == "table" and g.name or g),
+        tostring(ok and err or index)), 0)
     end
   end
   local spawn = data.spawn or {}

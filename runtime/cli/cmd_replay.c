@@ -222,7 +222,7 @@ static int replay_sandbox(gait_replay_player *p, const char *file, const char *w
     double dt = 0;
     while (gait_replay_player_frame_index(p) < gait_replay_player_frame_count(p)) {
         /* what the sandbox did at this frame besides the inputs (meta event.N = "FRAME what"):
-         * a party switch, a tuning reload from the files it had then */
+         * a party switch (and its kit), a tuning reload from the files it had then */
         for (;;) {
             char key[32];
             snprintf(key, sizeof key, "event.%d", event + 1);
@@ -232,7 +232,9 @@ static int replay_sandbox(gait_replay_player *p, const char *file, const char *w
             const char *what = ev + used;
             event++;
             int type = strncmp(what, "party ", 6) == 0 ? gait_body_type_from_name(what + 6) : -1;
+            bool kit_event = strncmp(what, "kit ", 4) == 0; /* a party slot's kit */
             if (type >= 0 ? gait_character_set_body_type(w, player, (gait_body_type)type) != GAIT_OK
+                : kit_event ? gait_script_set_kit(s, player, what + 4) != GAIT_OK
                           : strncmp(what, "tuning ", 7) != 0 || gait_script_load_tuning(s, what + 7) != GAIT_OK) {
                 fprintf(stderr, "gait replay: %s: %s \"%s\" cannot be replayed\n", file, key, what);
                 goto done;

@@ -381,6 +381,10 @@ static bool load_world(sb_app *app, bool first) {
     return true;
 }
 
+/* The party's slots (keys 1-4) carry the kits that move the body, one to try each; until a slot
+ * is chosen the player has --kit (the sword by default). */
+static const char *const party_kits[4] = {"updraft", "plunge_leap", "dash_to", "water_sprint"};
+
 #ifdef GAIT_SANDBOX_SCRIPT
 /* (Re)loads the tuning files and the player's kit: at start and on F5. */
 static void script_load(sb_app *app) {
@@ -388,7 +392,7 @@ static void script_load(sb_app *app) {
     sb_path_join(probe, sizeof probe, app->opt.root, "scripts/tuning/locomotion.lua");
     if (file_exists(probe) && gait_script_load_tuning(app->script, NULL) != GAIT_OK)
         set_error(app, "script_error", gait_script_last_error(app->script));
-    const char *kit = app->opt.kit[0] ? app->opt.kit : "sword";
+    const char *kit = app->party ? party_kits[app->party - 1] : app->opt.kit[0] ? app->opt.kit : "sword";
     char kit_path[SB_PATH_MAX];
     snprintf(probe, sizeof probe, "scripts/kits/%s.lua", kit);
     sb_path_join(kit_path, sizeof kit_path, app->opt.root, probe);
@@ -588,7 +592,7 @@ static void help_text(const sb_app *app, char *out, size_t cap) {
         o += (size_t)snprintf(out + o, cap - o, "%-16s %s\n", keys, rows[i].does);
     }
     if (o < cap)
-        snprintf(out + o, cap - o, "1 2 3 4          party member (body type)\n"
+        snprintf(out + o, cap - o, "1 2 3 4          party member (body type; kits updraft, plunge_leap, dash_to, water_sprint)\n"
                  "gamepad: left stick moves (a part push walks), right stick looks,\n"
                  "         A jump, B attack, RT skill, Y burst, RB dash/sprint, X drop");
 }
@@ -954,6 +958,17 @@ static int run(sb_app *app) {
                     snprintf(ev, sizeof ev, "party %s", gait_body_type_name(types[act.party - 1]));
                     record_event(app, ev);
                 }
+#ifdef GAIT_SANDBOX_SCRIPT
+                const char *kit = party_kits[act.party - 1];
+                if (app->script && gait_script_set_kit(app->script, app->player, kit) == GAIT_OK) {
+                    snprintf(app->kit_used, sizeof app->kit_used, "%s", kit);
+                    if (app->rec) {
+                        char ev[80];
+                        snprintf(ev, sizeof ev, "kit %s", kit);
+                        record_event(app, ev);
+                    }
+                }
+#endif
             }
         }
         if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
@@ -1253,6 +1268,11 @@ static bool replay_events(sb_app *app) {
                 return false;
             }
 #ifdef GAIT_SANDBOX_SCRIPT
+        } else if (strncmp(what, "kit ", 4) == 0) {
+            if (!app->script || gait_script_set_kit(app->script, app->player, what + 4) != GAIT_OK) {
+                fprintf(stderr, "gait-sandbox: --replay: %s: the kit %s does not load\n", key, what + 4);
+                return false;
+            }
         } else if (strncmp(what, "tuning ", 7) == 0) {
             if (!app->script || gait_script_load_tuning(app->script, what + 7) != GAIT_OK) {
                 fprintf(stderr, "gait-sandbox: --replay: %s: the tuning in %s does not load: %s\n", key,

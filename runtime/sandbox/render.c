@@ -521,6 +521,7 @@ void sb_state_color(gait_state s, float *c) {
         [GAIT_STATE_CLIMB] = {0.65f, 0.45f, 0.25f}, [GAIT_STATE_CLIMB_JUMP] = {0.95f, 0.75f, 0.30f},
         [GAIT_STATE_SWIM] = {0.15f, 0.30f, 0.95f},  [GAIT_STATE_SWIM_DASH] = {0.20f, 0.85f, 0.95f},
         [GAIT_STATE_DROWN] = {0.15f, 0.15f, 0.20f}, [GAIT_STATE_TRAVERSE] = {0.95f, 0.30f, 0.85f},
+        [GAIT_STATE_ACTION] = {1.00f, 1.00f, 1.00f},
     };
     const float *t = ((unsigned)s < GAIT_STATE_COUNT) ? table[s] : table[0];
     memcpy(c, t, 3 * sizeof(float));

@@ -30,6 +30,7 @@
 #define SB_PATH_MAX 1024
 #define SB_MAX_LANDMARKS 2048      /* world-file landmarks and a level's meshes together */
 #define SB_MAX_WATER 32
+#define SB_MAX_GADGETS 64
 #define SB_ERROR_MAX 2048
 
 /* ---- scene (scene.c) --------------------------------------------------------------------- */

@@ -43,6 +43,10 @@ typedef struct pending_world {
     gait_water_region water[SB_MAX_WATER];
     int landmark_count;
     pending_landmark landmarks[SB_MAX_LANDMARKS];
+    int gadget_count;            /* traversal gadgets (gait/motion.h), read by the script layer */
+    gait_gadget_def gadgets[SB_MAX_GADGETS];
+    char gadget_names[SB_MAX_GADGETS][32];
+    bool gadget_on_ground[SB_MAX_GADGETS];
 } pending_world;
 
 static void pending_free(pending_world *p) {
@@ -324,6 +328,27 @@ static bool read_world(const char *path, const char *dir, pending_world *p, char
         }
     }
     lua_pop(L, 1);
+
+    /* gadgets: the same reader gait.worldfile's w:add_gadget uses */
+    lua_getfield(L, w, "gadgets");
+    p->gadget_count = 0;
+    if (lua_istable(L, -1)) {
+        int n = (int)lua_objlen(L, -1);
+        for (int i = 1; i <= n && p->gadget_count < SB_MAX_GADGETS; i++) {
+            lua_rawgeti(L, -1, i);
+            char why[256];
+            int k = p->gadget_count;
+            bool good = gait_script_gadget_from_table(L, -1, &p->gadgets[k], p->gadget_names[k],
+                                                      &p->gadget_on_ground[k], why, sizeof why) == GAIT_OK;
+            lua_pop(L, 1);
+            if (!good) {
+                snprintf(err, cap, "%s: gadget %d: %s", path, i, why);
+                goto done;
+            }
+            p->gadget_count++;
+        }
+    }
+    lua_pop(L, 1);
     ok = true;
 done:
     if (!ok && !err[0]) snprintf(err, cap, "%s: could not be read", path);
@@ -562,6 +587,19 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char 
     gait_collider_set_sea_level(c, p->sea_level);
     for (int i = 0; i < p->water_count; i++) {
         if (gait_collider_add_water(c, &p->water[i], NULL) == GAIT_OK) s->water[s->water_count++] = p->water[i];
+    }
+    gait_world_clear_gadgets(world);
+    for (int i = 0; i < p->gadget_count; i++) {
+        gait_gadget_def *g = &p->gadgets[i];
+        g->name = p->gadget_names[i];
+        double h;
+        gait_vec3 n;
+        for (int k = 0; p->gadget_on_ground[i] && k < (g->kind == GAIT_GADGET_WIND ? g->point_count : 1); k++) {
+            gait_vec3 *q = g->kind == GAIT_GADGET_WIND ? &g->points[k] : &g->position;
+            if (gait_terrain_sample(c, q->x, q->z, &h, &n)) q->y += h;
+        }
+        if (gait_world_add_gadget(world, g, NULL) != GAIT_OK) /* reported, the rest goes on */
+            snprintf(err, cap, "%s: gadget %s: %s", path, g->name, gait_world_last_error(world));
     }
     for (int i = 0; i < p->landmark_count; i++) {
         pending_landmark *pl = &p->landmarks[i];

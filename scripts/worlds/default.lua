@@ -10,6 +10,8 @@
 --   * add every water region and the sea level (nil: none);
 --   * add every landmark (a shapes.lua mesh: positions, 1-based indices, colours) at `at`: with
 --     on_ground = true, at[2] is added to the terrain's height at (at[1], at[3]);
+--   * add every gadget (gait_script_gadget_from_table reads one; with on_ground = true its
+--     heights are above the terrain there);
 --   * create the player at spawn.position (feet; stood on the ground) facing spawn.yaw.
 --
 -- Layout (see scripts/gen_heightmap.py): a flat plaza at 12 m around the origin with the
@@ -42,6 +44,26 @@ add({ 22, 0, -14 }, shapes.house { name = "house", width = 10, depth = 8, height
 add({ -22, 0, -16 }, shapes.vent { name = "vent", opening = 1.2, span = 1.4 })
 -- Thin platforms rising 1 m each, 3.2 m apart: a chain of jumps.
 add({ -30, 0, 22 }, shapes.platforms { name = "platforms", count = 6, step = 1.0, gap = 3.2 })
+-- Traversal gadgets (lua/README.md, "Gadgets"): the kits' verbs for any body, no kit needed.
+-- Their markers are landmarks; the gadgets themselves are in `gadgets` below.
+add({ -4, 0, 0 }, shapes.pad { name = "bounce_pad", size = 3, height = 0.15 })
+add({ -30, 9, 42 }, shapes.sigil { name = "grapple_sigil", lift = 0.6 })
+local G = {
+    -- a pad left of the spawn path: stepping on it launches the body 8 m up
+    { kind = "bounce", name = "bounce_pad", position = { -4, 0.15, 0 }, on_ground = true,
+      radius = 1.5, height = 8 },
+    -- rising air beside the tower: jump in and the glider opens and rises to its roof's height
+    { kind = "updraft", name = "updraft", position = { 10, 0, 32 }, on_ground = true,
+      radius = 3, height = 38, speed = 8 },
+    -- a current from the tower's top towards the lake: glide off the tower's near side into it
+    { kind = "wind", name = "wind_current", radius = 3, speed = 14,
+      points = { { 0, 41, 40 }, { 15, 40, 27 }, { 35, 37, 8 }, { 60, 33, -10 } } },
+    -- a point over the end of the platforms: press drop (X) within 12 m and the body is pulled
+    -- up to hang from it; jump to glide away, drop to let go
+    { kind = "grapple", name = "grapple_point", position = { -30, 9, 42 }, on_ground = true,
+      radius = 12, speed = 22, button = "drop" },
+}
+
 -- Trees whose crowns collide.
 local trees = { { 30, 24 }, { 36, 30 }, { 28, 36 }, { -40, -30 }, { -46, -24 }, { 44, -40 },
                 { -52, 40 }, { 50, 50 } }
@@ -63,4 +85,5 @@ return {
     sea_level = nil,
     spawn = { position = { 0, 12, -12 }, yaw = 0 },   -- on the plaza, facing +z (the tower)
     landmarks = L,
+    gadgets = G,
 }

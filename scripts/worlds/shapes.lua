@@ -224,6 +224,22 @@ function shapes.platforms(o)
     return m
 end
 
+-- A bounce pad (a gadget's marker): a low square slab `height` thick (0.15 m: a step the body
+-- walks onto), `size` across.
+function shapes.pad(o)
+    local m = shapes.mesh(o.name or "pad")
+    m:box(o.color or { 0.95, 0.55, 0.20 }, 0, 0, 0, o.size or 3, o.height or 0.15, o.size or 3, o.yaw)
+    return m
+end
+
+-- A grapple point's marker (a gadget's): a small crystal floating `lift` m above the point, so
+-- a body hanging from the point keeps its head clear of it.
+function shapes.sigil(o)
+    local m = shapes.mesh(o.name or "sigil")
+    m:octahedron(o.color or { 0.30, 0.85, 0.55 }, 0, o.lift or 0.6, 0, 0.25, 0.35)
+    return m
+end
+
 -- A tree: a trunk and a crown (a double pyramid) that collides like everything drawn.
 function shapes.tree(o)
     local m = shapes.mesh(o.name or "tree")

@@ -160,6 +160,8 @@ typedef bool (*gait_move_hook)(gait_world *world, gait_character_id id, double t
                                gait_vec3 *velocity, void *user);
 gait_status gait_character_set_move_hook(gait_world *world, gait_character_id id,
                                          gait_move_hook hook, void *user);
+gait_status gait_character_move_hook(const gait_world *world, gait_character_id id,
+                                     gait_move_hook *out_hook, void **out_user);
 
 /* ---- alternate movement modes ------------------------------------------------------------- */
 

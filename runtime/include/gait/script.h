@@ -24,6 +24,7 @@
 #ifndef GAIT_SCRIPT_H
 #define GAIT_SCRIPT_H
 
+#include "gait/motion.h"
 #include "gait/world.h"
 
 #ifdef __cplusplus
@@ -103,6 +104,15 @@ gait_status gait_script_frame(gait_script *script, double frame_seconds, int *ou
  * version (last_error says why, with file:line). *out_reloaded (may be NULL) receives how many
  * files were reloaded successfully. GAIT_ERR_SCRIPT when a reload failed. */
 gait_status gait_script_poll(gait_script *script, int *out_reloaded);
+
+/* A world file's gadget (a table {kind = "updraft" | "wind" | "grapple" | "bounce", position |
+ * points, radius, height, speed, button, name, on_ground}, lua/README.md) at `index` of any Lua
+ * state, read and checked: the format gait.worldfile and hosts reading world files share. The
+ * def's name points into `name`; *on_ground says its heights are above the terrain (the caller
+ * adds the terrain's height). GAIT_ERR_FORMAT with the reason in err (an unknown key, a wrong
+ * type, a number out of range). Values are checked again by gait_world_add_gadget. */
+gait_status gait_script_gadget_from_table(struct lua_State *L, int index, gait_gadget_def *out,
+                                          char name[32], bool *on_ground, char *err, size_t cap);
 
 /* The Lua state, for hosts that add bindings of their own. */
 struct lua_State *gait_script_lua(gait_script *script);

@@ -289,6 +289,16 @@ gait_status gait_character_set_move_hook(gait_world *w, gait_character_id id, ga
     return GAIT_OK;
 }
 
+gait_status gait_character_move_hook(const gait_world *w, gait_character_id id,
+                                     gait_move_hook *hook, void **user) {
+    if (!w || !hook || !user) return GAIT_ERR_INVALID_ARGUMENT;
+    const gait__character *ch = gait__character_get_const(w, id);
+    if (!ch) return GAIT_ERR_STALE_ID;
+    *hook = ch->motion.hook;
+    *user = ch->motion.hook_user;
+    return GAIT_OK;
+}
+
 gait_mode_def gait_default_mode_def(void) {
     gait_mode_def d;
     memset(&d, 0, sizeof d);

@@ -430,6 +430,7 @@ static int luaopen_gait(lua_State *L) {
     add_submodule(L, "clock", gait__open_clock);
     add_submodule(L, "traverse", gait__open_traverse); /* after world and character */
     gait__present_register(L);                         /* ch:camera(), ch:anim(), ... */
+    gait__motion_register(L);                          /* ch:launch(), ..., w:add_gadget() */
     add_submodule(L, "kit", gait__open_kit);
     add_submodule(L, "image", gait__open_image);
     return 1;
@@ -637,6 +638,7 @@ gait_script *gait_script_create(const gait_script_def *def_in) {
 void gait_script_destroy(gait_script *s) {
     if (!s) return;
     if (s->host_world) gait__clear_hooks(s, s->host_world);
+    if (s->host_world) gait__motion_clear_hooks(s, s->host_world);
     gait_hooks hooks = s->hooks;
     lua_close(s->L);
     gait__hooks_free(&hooks, s, sizeof *s);

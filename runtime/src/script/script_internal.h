@@ -11,6 +11,7 @@
  *   script_world.c      the gait.world type          script_character.c  the gait.character type
  *   script_landmark.c   the gait.landmark type       script_presses.c    the gait.presses type
  *   script_kit.c        kits: gait.kit, ch:set_kit, the per-frame kit calls
+ *   script_motion.c     kits that move the body: ch:launch, ch:start_move ..., w:add_gadget
  *   script_tuning.c     tuning files, gait.tuning, gait.locomotion, gait.stamina, gait.clock
  *   script_present.c    camera.lua / anim.lua and ch:camera(), ch:anim() ...
  *   traverse_script.c   traversal.lua, ch:traverse_info(), gait.traverse
@@ -122,6 +123,8 @@ struct gait_script {
     int granted_count;
     const char *call_kit;       /* what == NULL in gait__script_pcall: the kit being called */
     int call_character;         /* ... and its character's index1 (names it only on error) */
+    const gait_world *call_world; /* while a kit's on_presses runs: its world (the motion verbs
+                                     move only the kit's own character); NULL otherwise */
     gait__tuning tuning;
     gait__watch watch[GAIT__WATCH_MAX];
     int watch_count;
@@ -312,6 +315,12 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt);
 int gait__character_set_kit(lua_State *L);    /* ch:set_kit(...) */
 int gait__character_kit(lua_State *L);        /* ch:kit() */
 void gait__kit_forget(lua_State *L, int ch_idx); /* the character's kit entry is dead */
+
+/* ---- script_motion.c ---------------------------------------------------------------------- */
+/* ch:launch, ch:start_move, ..., w:add_gadget (after the classes exist). */
+void gait__motion_register(lua_State *L);
+/* The move hooks this script set on the host world's characters, removed (script destroy). */
+void gait__motion_clear_hooks(gait_script *s, gait_world *world);
 
 /* ---- script_tuning.c ---------------------------------------------------------------------- */
 int gait__open_tuning(lua_State *L);

@@ -271,6 +271,9 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
     int defs = lua_gettop(L);
     int n = (int)lua_objlen(L, kits);
     bool any_dead = false;
+    /* the kit running now (a kit may run another world's kits: the outer one's comes back) */
+    const gait_world *outer_world = s->call_world;
+    int outer_character = s->call_character;
     gait__budget_hold(s); /* once for the batch: each call still counts its own */
     for (int i = 1; i <= n; i++) {
         lua_settop(L, defs);
@@ -294,6 +297,7 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
         /* named for an error message only when there is one (no formatting per call) */
         s->call_kit = lua_type(L, kit) == LUA_TSTRING ? lua_tostring(L, kit) : NULL;
         s->call_character = (int)c->id.index1;
+        s->call_world = b->world; /* the motion verbs move only this kit's character */
         lua_pushvalue(L, kit);
         if (s->call_kit) lua_rawget(L, defs);
         if (!lua_istable(L, -1)) continue;
@@ -317,6 +321,8 @@ gait_status gait__run_kits(gait_script *s, int world_idx, double dt) {
     }
     gait__budget_release(s);
     s->call_kit = NULL;
+    s->call_world = outer_world;
+    s->call_character = outer_character;
     lua_settop(L, defs);
     if (any_dead) { /* compact: drop the entries of gone characters and replaced kits */
         lua_newtable(L);
