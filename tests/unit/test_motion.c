@@ -642,3 +642,62 @@ TEST(a_wind_current_carries_a_glider_along_its_path) {
     CHECK_NEAR(k * DT, (len - 0.75) / 14, 0.15);
     gait_world_destroy(w);
 }
+
+/* ---- the camera ---------------------------------------------------------------------------------- */
+
+TEST(the_camera_follows_a_dash_and_stays_out_of_the_wall_it_ends_at) {
+    gait_world *w = flat_world();
+    bw_box(w, -5, 0, 9, 5, 6, 10);
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_face(w, id, M_PI); /* faces -z: the camera behind it, on the wall's side */
+    gait_character_set_camera_yaw(w, id, M_PI);
+    gait_camera cam;
+    gait_character_camera(w, id, &cam);
+    gait_move_def d = gait_default_move_def();
+    d.velocity = (gait_vec3){0, 0, -20}; /* backwards, toward the wall */
+    d.end_on = GAIT_END_WALL;
+    gait_character_start_move(w, id, &d);
+    for (int k = 0; k < 60; k++) gait_world_update(w, DT, NULL);
+    gait_character_info ci = bw_info(w, id);
+    CHECK(ci.position.z > 8.6);
+    gait_character_camera(w, id, &cam);
+    CHECK_NEAR(cam.pivot.z, ci.position.z, 0.05); /* followed */
+    CHECK(cam.eye.z < 9.0);                       /* pulled in: not in or past the wall */
+    CHECK(cam.arm < cam.distance);
+    gait_world_destroy(w);
+}
+
+static int drawn_lines, drawn_texts;
+static void count_line(gait_vec3 a, gait_vec3 b, uint32_t rgba, void *user) {
+    (void)a, (void)b, (void)rgba, (void)user;
+    drawn_lines++;
+}
+static void count_text(gait_vec3 p, const char *text, uint32_t rgba, void *user) {
+    (void)p, (void)rgba, (void)user;
+    if (text && text[0]) drawn_texts++;
+}
+
+TEST(the_debug_view_draws_every_gadget_with_its_name) {
+    gait_world *w = flat_world();
+    for (int k = 0; k < GAIT_GADGET_KIND_COUNT; k++) {
+        gait_gadget_def g = gait_default_gadget_def((gait_gadget_kind)k);
+        g.point_count = 2;
+        g.points[1].z = 10;
+        CHECK(gait_world_add_gadget(w, &g, NULL) == GAIT_OK);
+    }
+    gait_gadget_def back;
+    CHECK(gait_world_gadget(w, 2, &back) == GAIT_OK);
+    CHECK(strcmp(back.name, "grapple") == 0);
+    CHECK(back.button == GAIT_BUTTON_DROP);
+    gait_debug_draw d;
+    memset(&d, 0, sizeof d);
+    d.line = count_line;
+    d.text = count_text;
+    gait_world_set_debug_draw(w, &d);
+    gait_world_draw_debug(w);
+    CHECK_EQ_INT(drawn_texts, 4);
+    CHECK_EQ_INT(drawn_lines, 2 * 24 + 1 + 1 + 24 + 24); /* updraft, wind, grapple, pad */
+    gait_world_clear_gadgets(w);
+    CHECK_EQ_INT(gait_world_gadget_count(w), 0);
+    gait_world_destroy(w);
+}

@@ -290,3 +290,53 @@ void gait__gadgets_move(const gait_world *w, const gait__character *ch, int inde
         mv->then = GAIT_THEN_AUTO;
     }
 }
+
+/* ---- the debug view --------------------------------------------------------------------------- */
+
+#define DRAW_SEGMENTS 24        /* a rim's segments */
+#define COLOR_UPDRAFT 0x66CCFFFFu
+#define COLOR_WIND 0xB0F0FFFFu
+#define COLOR_GRAPPLE 0x40E080FFu
+#define COLOR_BOUNCE 0xFF9933FFu
+
+static void rim(const gait_debug_draw *d, gait_vec3 c, double r, uint32_t rgba) {
+    if (!d->line) return;
+    for (int k = 0; k < DRAW_SEGMENTS; k++) {
+        double a0 = 2 * M_PI * k / DRAW_SEGMENTS, a1 = 2 * M_PI * (k + 1) / DRAW_SEGMENTS;
+        d->line(v3(c.x + r * cos(a0), c.y, c.z + r * sin(a0)),
+                v3(c.x + r * cos(a1), c.y, c.z + r * sin(a1)), rgba, d->user);
+    }
+}
+
+void gait__gadgets_draw(const gait_world *w, const gait_debug_draw *d) {
+    for (int i = 0; i < w->gadget_count; i++) {
+        const gait__gadget *g = &w->gadgets[i];
+        const gait_gadget_def *def = &g->def;
+        gait_vec3 p = def->position, label = p;
+        switch (def->kind) {
+        case GAIT_GADGET_UPDRAFT: {
+            gait_vec3 top = v3(p.x, p.y + def->height, p.z);
+            rim(d, p, def->radius, COLOR_UPDRAFT);
+            rim(d, top, def->radius, COLOR_UPDRAFT);
+            if (d->line) d->line(p, top, COLOR_UPDRAFT, d->user);
+            label = top;
+            break;
+        }
+        case GAIT_GADGET_WIND:
+            for (int k = 0; d->line && k + 1 < def->point_count; k++)
+                d->line(def->points[k], def->points[k + 1], COLOR_WIND, d->user);
+            label = def->points[0];
+            break;
+        case GAIT_GADGET_GRAPPLE:
+            if (d->point) d->point(p, 0.3, COLOR_GRAPPLE, d->user);
+            rim(d, p, def->radius, COLOR_GRAPPLE);
+            break;
+        case GAIT_GADGET_BOUNCE:
+            rim(d, p, def->radius, COLOR_BOUNCE);
+            break;
+        default:
+            break;
+        }
+        if (d->text) d->text(v3(label.x, label.y + 0.5, label.z), g->name, 0xFFFFFFFFu, d->user);
+    }
+}

@@ -161,6 +161,10 @@ void gait__gadgets_free(gait_world *world);
 gait_state gait__gadgets_gate(const gait_world *world, const struct gait__character *ch,
                               const gait_gate_input *gi, const gait_locomotion *numbers,
                               gait_state from, gait_state next, gait__motion_plan *plan);
+/* Draws the gadgets through the debug-draw callbacks (gait_world_draw_debug): an updraft's and
+ * a pad's rims, a wind's path, a grapple point and its range's rim, each with its name. */
+struct gait_debug_draw;
+void gait__gadgets_draw(const gait_world *world, const struct gait_debug_draw *draw);
 /* The moving action gadget `index` starts for the character (a wind current, a grapple). */
 void gait__gadgets_move(const gait_world *world, const struct gait__character *ch, int index,
                         const gait_locomotion *numbers, gait__move *out);

@@ -94,5 +94,6 @@ gait_status gait_world_draw_debug(const gait_world *w) {
     if (!d->line && !d->point && !d->text) return GAIT_OK;
     for (int i = 0; i < w->capacity; i++)
         if (w->characters[i].alive) draw_character(w, &w->characters[i], d);
+    gait__gadgets_draw(w, d); /* the world's gadgets (gadget.c) */
     return GAIT_OK;
 }
