@@ -10,6 +10,7 @@
 #include "body_fixtures.h"
 #include "check.h"
 #include "gait/motion.h"
+#include "character/world_internal.h" /* to plant values no API call would store */
 
 #define DT (1.0 / 60.0)
 
@@ -699,5 +700,39 @@ TEST(the_debug_view_draws_every_gadget_with_its_name) {
     CHECK_EQ_INT(drawn_lines, 2 * 24 + 1 + 1 + 24 + 24); /* updraft, wind, grapple, pad */
     gait_world_clear_gadgets(w);
     CHECK_EQ_INT(gait_world_gadget_count(w), 0);
+    gait_world_destroy(w);
+}
+
+/* ---- a snapshot is content ------------------------------------------------------------------------ */
+
+TEST(a_snapshot_with_motion_out_of_range_is_brought_back_in_range_on_restore) {
+    gait_world *w = flat_world();
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_move_def d = gait_default_move_def();
+    d.kind = GAIT_MOVE_TO_POINTS;
+    d.point_count = 2;
+    d.points[1].z = 10;
+    d.seconds = 3;
+    gait_character_start_move(w, id, &d);
+    bw_steps(w, 3);
+    /* what a forged snapshot could say: indices and counts past the arrays */
+    gait__character *ch = gait__character_get(w, id);
+    ch->motion.point = 1000;
+    ch->motion.move.point_count = 99;
+    ch->motion.mode_count = 77;
+    ch->motion.request = GAIT__REQ_MOVE;
+    ch->motion.next.kind = GAIT_MOVE_KEYS;
+    ch->motion.next.key_count = 1000;
+    size_t size = gait_world_snapshot_size(w);
+    void *buf = malloc(size);
+    CHECK(gait_world_snapshot_save(w, buf, size, NULL) == GAIT_OK);
+    CHECK(gait_world_snapshot_restore(w, buf, size) == GAIT_OK);
+    free(buf);
+    gait_motion_info mi;
+    gait_character_motion_info(w, id, &mi);
+    CHECK(!mi.playing && !mi.requested);
+    CHECK_EQ_INT(mi.mode_count, 0);
+    bw_steps(w, 10); /* and the steps go on, reading nothing out of range */
+    CHECK(gait_state_on_foot(state_of(w, id)));
     gait_world_destroy(w);
 }

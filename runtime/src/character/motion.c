@@ -97,6 +97,35 @@ void gait__motion_cancel(gait__motion *m) {
     m->arrived = false;
 }
 
+static bool move_sane(const gait__move *mv) {
+    return (unsigned)mv->kind < GAIT_MOVE_KIND_COUNT && (unsigned)mv->frame <= GAIT_FRAME_WORLD &&
+           mv->key_count >= 0 && mv->key_count <= GAIT_MOVE_MAX_KEYS &&
+           mv->point_count >= 0 && mv->point_count <= GAIT_MOVE_MAX_POINTS &&
+           (mv->kind != GAIT_MOVE_KEYS || mv->key_count >= 1) &&
+           (mv->kind != GAIT_MOVE_TO_POINTS || mv->point_count >= 1) &&
+           (unsigned)mv->arrive < GAIT_ARRIVE_COUNT && (unsigned)mv->then < GAIT_THEN_COUNT &&
+           mv->seconds > 0 && mv->seconds <= GAIT_MOTION_MAX_SECONDS;
+}
+
+void gait__motion_sanitize(gait__motion *m) {
+    if (m->request < GAIT__REQ_NONE || m->request > GAIT__REQ_END ||
+        (m->request == GAIT__REQ_MOVE && !move_sane(&m->next)))
+        m->request = GAIT__REQ_NONE;
+    m->next.name[GAIT_MOTION_NAME_MAX - 1] = 0;
+    m->next.clip[GAIT_CLIP_NAME_MAX - 1] = 0;
+    if (m->playing && (!move_sane(&m->move) || m->point < 0 || m->point >= GAIT_MOVE_MAX_POINTS ||
+                       (m->move.kind == GAIT_MOVE_TO_POINTS && m->point >= m->move.point_count)))
+        m->playing = false;
+    m->move.name[GAIT_MOTION_NAME_MAX - 1] = 0;
+    m->move.clip[GAIT_CLIP_NAME_MAX - 1] = 0;
+    if (m->mode_count < 0 || m->mode_count > GAIT_MODE_MAX) m->mode_count = 0;
+    for (int i = 0; i < m->mode_count; i++) {
+        m->modes[i].name[GAIT_MOTION_NAME_MAX - 1] = 0;
+        m->modes[i].clip[GAIT_CLIP_NAME_MAX - 1] = 0;
+        if ((unsigned)m->modes[i].state >= GAIT_STATE_COUNT) m->modes[i].state = GAIT_STATE_COUNT - 1;
+    }
+}
+
 bool gait__motion_active(const gait__motion *m) {
     if (m->request != GAIT__REQ_NONE || m->playing || m->mode_count > 0) return true;
     for (int i = 0; i < GAIT_BUTTON_COUNT; i++)

@@ -110,6 +110,10 @@ void gait__motion_reset(gait__motion *m);
 /* Drops the request and the moving action (a place, a drowning's return); modes and cooldowns
  * stay. */
 void gait__motion_cancel(gait__motion *m);
+/* After a snapshot's bytes were copied in: every count, index and enum of the motion brought
+ * back in range (a snapshot is content: a forged one must not index out of the arrays), the
+ * requests and the action dropped when their data cannot be trusted. */
+void gait__motion_sanitize(gait__motion *m);
 /* Whether anything of the motion is in use (the state hash reads it only then, so a body no kit
  * touches hashes as before). */
 bool gait__motion_active(const gait__motion *m);

@@ -76,6 +76,7 @@ static void payload_copy(gait_world *w, unsigned char *p, bool save) {
         ch->trav.hook_user = trav_user;
         ch->motion.hook = move_hook;
         ch->motion.hook_user = move_user;
+        gait__motion_sanitize(&ch->motion);
     }
 }
 

@@ -319,6 +319,9 @@ void gait__kit_forget(lua_State *L, int ch_idx); /* the character's kit entry is
 /* ---- script_motion.c ---------------------------------------------------------------------- */
 /* ch:launch, ch:start_move, ..., w:add_gadget (after the classes exist). */
 void gait__motion_register(lua_State *L);
+/* A kit given (or taken) starts fresh: the character's modes and cooldowns are cleared (they
+ * are a kit's state, kept in the character so snapshots carry them). */
+void gait__motion_kit_fresh(gait_world *world, gait_character_id id);
 /* The move hooks this script set on the host world's characters, removed (script destroy). */
 void gait__motion_clear_hooks(gait_script *s, gait_world *world);
 

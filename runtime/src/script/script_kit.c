@@ -177,6 +177,7 @@ int gait__character_set_kit(lua_State *L) {
     gait__chud *c = gait__check_character(L, 1);
     gait_script *s = c->box->script;
     lua_settop(L, 2);
+    gait__motion_kit_fresh(c->box->world, c->id); /* the last kit's modes and cooldowns go */
     if (lua_isnil(L, 2)) {
         gait__kit_forget(L, 1);
         lua_pushboolean(L, 1);
