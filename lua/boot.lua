@@ -29,3 +29,11 @@ function character_methods.speed(ch)
   local vx, _, vz = ch:velocity()
   return math.sqrt(vx * vx + vz * vz)
 end
+
+-- ch:can_act() -> whether a kit's skill may start now: on foot or in the air, not climbing,
+-- swimming, drowning, in a traversal or already in a moving action
+local free_states = {idle = true, walk = true, run = true, dash = true, sprint = true,
+                     crouch = true, jump = true, fall = true, glide = true, plunge = true}
+function character_methods.can_act(ch)
+  return free_states[(ch:state())] == true
+end

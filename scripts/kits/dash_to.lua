@@ -26,9 +26,7 @@ local kit = {
 function kit.on_presses(ch, presses)
   if not presses.skill then return end
   ch:take_presses("skill")
-  local state = ch:state()
-  if state == "action" or state == "climb" or state == "climb_jump" or state == "swim"
-     or state == "swim_dash" or state == "drown" or state == "traverse" then return end
+  if not ch:can_act() then return end -- on foot or in the air, free
   local recharge = ch:cooldown("skill")
   if recharge > (kit.charges - 1) * kit.cooldown or not ch:can_spend(kit.cost) then return end
   local x, y, z = ch:position()

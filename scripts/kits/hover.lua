@@ -25,9 +25,7 @@ function kit.on_presses(ch, presses)
   for _, m in ipairs(ch:motion().modes) do
     if m.name == "windfavored" then ch:clear_mode("fall"); return end
   end
-  local state = ch:state()
-  if state == "action" or state == "climb" or state == "swim" or state == "swim_dash"
-     or state == "drown" or state == "traverse" or ch:cooldown("skill") > 0 then return end
+  if not ch:can_act() or ch:cooldown("skill") > 0 then return end
   if ch:launch{up = kit.hop} then
     ch:set_mode{state = "fall", name = "windfavored", clip = kit.clip, sink = kit.sink,
                 speed = kit.speed, seconds = kit.gauge / kit.drain}

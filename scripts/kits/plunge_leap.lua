@@ -21,9 +21,7 @@ local kit = {
 function kit.on_presses(ch, presses)
   if not presses.skill then return end
   ch:take_presses("skill")
-  local state = ch:state()
-  if state == "action" or state == "climb" or state == "climb_jump" or state == "swim"
-     or state == "swim_dash" or state == "drown" or state == "traverse" then return end
+  if not ch:can_act() then return end -- on foot or in the air, free
   if ch:cooldown("skill") > 0 then return end
   local g = ch:world():locomotion(ch:body_type()).gravity
   local v0 = math.sqrt(2 * g * kit.height) -- v = sqrt(2 g h) reaches the height

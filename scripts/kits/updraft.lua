@@ -25,9 +25,7 @@ local kit = {
 function kit.on_presses(ch, presses)
   if not presses.skill then return end
   ch:take_presses("skill")
-  local state = ch:state()
-  if state == "action" or state == "climb" or state == "climb_jump" or state == "swim"
-     or state == "swim_dash" or state == "drown" or state == "traverse" then return end
+  if not ch:can_act() then return end -- on foot or in the air, free
   if ch:cooldown("skill") > 0 or not ch:can_spend(kit.min_stamina) then return end
   -- v(t) falls linearly from v0 to 0: the rise is v0 * T / 2
   local v0 = 2 * kit.rise / kit.rise_seconds
