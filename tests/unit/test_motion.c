@@ -242,6 +242,26 @@ TEST(a_move_to_points_passes_them_and_stops_at_arrival_distance) {
     gait_world_destroy(w);
 }
 
+TEST(a_move_to_a_point_slides_over_an_edge_and_ends_when_blocked) {
+    gait_world *w = flat_world();
+    bw_box(w, -3, 0, 4, 3, 0.5, 5);  /* a low edge on the way: slid up and over */
+    bw_box(w, -10, 0, 12, 10, 6, 13); /* a wall before the point: blocked */
+    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_move_def d = gait_default_move_def();
+    d.kind = GAIT_MOVE_TO_POINTS;
+    d.point_count = 1;
+    d.points[0] = (gait_vec3){0, 1, 20};
+    d.speed = 12;
+    d.seconds = 10;
+    gait_character_start_move(w, id, &d);
+    int k = steps_until(w, id, GAIT_STATE_FALL, 600);
+    gait_character_info ci = bw_info(w, id);
+    CHECK_NEAR(ci.position.z, 12 - 0.3, 0.01); /* at the wall, past the edge */
+    /* it got there in about 11.7 m / 12 m/s, then 12 steps of no progress ended it */
+    CHECK(k > 0 && k * DT < 11.7 / 12 + 0.4 && k * DT > 11.7 / 12);
+    gait_world_destroy(w);
+}
+
 TEST(a_move_to_a_character_follows_it_and_ends_when_it_is_gone) {
     gait_world *w = flat_world();
     gait_character_id a = bw_spawn(w, 0, 0, 0, 100);

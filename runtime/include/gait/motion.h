@@ -78,7 +78,8 @@ typedef struct gait_move_key {
 } gait_move_key;
 
 /* What ends a moving action (bits of gait_move_def.end_on). Its seconds running out always
- * does, and so does deep water (the gates then swim). */
+ * does, and so does deep water (the gates then swim); a move toward points or a character also
+ * ends when it is blocked (no nearer for 0.2 s: slid into a corner) or its target is gone. */
 enum {
     GAIT_END_LAND = 1u << 0,     /* standing on the ground after being in the air during it */
     GAIT_END_WALL = 1u << 1,     /* its move met a wall */

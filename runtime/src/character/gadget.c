@@ -285,7 +285,7 @@ void gait__gadgets_move(const gait_world *w, const gait__character *ch, int inde
         mv->hang_seconds = GRAPPLE_HANG;
         double dist = v3_len(v3_sub(mv->points[0], ch->position));
         mv->seconds = 2.0 * dist / d->speed + GRAPPLE_HANG + 1.0;
-        mv->end_on = GAIT_END_PRESS | GAIT_END_WALL;
+        mv->end_on = GAIT_END_PRESS; /* an edge on the way is slid over; blocked, it ends */
         mv->cancel_buttons = GAIT_BUTTON_JUMP | GAIT_BUTTON_DROP | d->button;
         mv->then = GAIT_THEN_AUTO;
     }

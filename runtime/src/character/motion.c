@@ -31,6 +31,9 @@
 #define RISING 1e-9            /* m/s: a launch faster than this upward is a jump */
 #define AHEAD_COS 0.5          /* a wall is ahead when the move points within 60 deg into it */
 #define FACE_SPEED 0.01        /* m/s: a move toward a target slower than this keeps the facing */
+#define STALL_PROGRESS 0.1     /* of a step's travel: a move toward a point that gets less nearer
+                                  than this ... */
+#define STALL_STEPS 12         /* ... this many steps in a row (0.2 s) is blocked, and ends */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -497,7 +500,9 @@ static bool action_ends(const gait_world *w, const gait__character *ch, const ga
     const gait__motion *m = &ch->motion;
     const gait__move *mv = &m->move;
     const gait_contact *c = &ch->contact;
-    if (m->seconds + TIME_EPS >= mv->seconds || m->hook_failed || m->arrived) return true;
+    if (m->seconds + TIME_EPS >= mv->seconds || m->hook_failed || m->arrived ||
+        m->stalled >= STALL_STEPS)
+        return true;
     if (mv->kind == GAIT_MOVE_TO_CHARACTER && !gait_character_valid(w, mv->target)) return true;
     if (gait_locomotion_deep_water(c->water_depth, c->submersion, n)) return true;
     if (m->hanging && mv->hang_seconds > 0 && m->hang_seconds + TIME_EPS >= mv->hang_seconds) return true;
@@ -596,6 +601,7 @@ static void start_move(gait__character *ch, const gait__move *src, int gadget) {
     m->hang_seconds = 0;
     m->airborne_seen = !ch->body.on_ground;
     m->hook_failed = false;
+    m->stalled = 0;
     m->met = 0;
     m->last_velocity = v3(0, 0, 0);
     m->gadget = gadget;
@@ -841,6 +847,11 @@ void gait__motion_move(gait_world *w, gait_gather *gather, gait_character_id id,
     mover.gather = gather; /* the step's gather: the same answers, one tree walk */
     gait_vec3 v0, v1, mean;
     bool face;
+    bool toward = m->playing && !m->hanging && !m->arrived &&
+                  (m->move.kind == GAIT_MOVE_TO_POINTS || m->move.kind == GAIT_MOVE_TO_CHARACTER);
+    double before = 0;
+    int point_before = m->point;
+    if (toward) heading(w, ch, ch->position, &before);
     action_velocity(w, id, ch, dt, &v0, &v1, &mean, &face);
     /* the action's gravity, from its start, integrated exactly (mean of the step's ends) and
      * capped at the body's terminal speed; none while hanging */
@@ -878,6 +889,11 @@ void gait__motion_move(gait_world *w, gait_gather *gather, gait_character_id id,
     if (m->playing) {
         m->seconds += dt;
         if (m->hanging) m->hang_seconds += dt;
+        if (toward && m->point == point_before) { /* blocked: no nearer for a while */
+            double after;
+            heading(w, ch, ch->position, &after);
+            m->stalled = before - after < STALL_PROGRESS * v3_len(mean) * dt ? m->stalled + 1 : 0;
+        }
         arrive(w, ch);
     }
 

@@ -77,6 +77,7 @@ typedef struct gait__motion {
     double hang_seconds;         /* s it has hung */
     bool airborne_seen;          /* it has been off the ground */
     bool hook_failed;            /* the move hook ended it */
+    int stalled;                 /* TO_*: steps in a row it got no nearer (blocked: it ends) */
     uint32_t met;                /* GAIT__MET_* of its last move */
     gait_vec3 last_velocity;     /* m/s (world) of its last move */
     int gadget;                  /* the gadget that started it (or the launch), -1: none */

@@ -171,7 +171,7 @@ static uint64_t hash_motion(uint64_t h, const gait__motion *m) {
                                                    (uint64_t)m->arrived << 2 |
                                                    (uint64_t)m->airborne_seen << 3);
     h = hash_d(hash_d(hash_d(h, m->seconds), m->fall_vy), m->hang_seconds);
-    h = hash_u(hash_u(h, (uint64_t)m->point), (uint64_t)m->met);
+    h = hash_u(hash_u(hash_u(h, (uint64_t)m->point), (uint64_t)m->met), (uint64_t)m->stalled);
     h = hash_v(h, m->last_velocity);
     h = hash_u(h, (uint64_t)m->mode_count);
     for (int k = 0; k < m->mode_count; k++)
