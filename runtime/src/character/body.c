@@ -406,7 +406,8 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait__charac
 
     ch->position = bm.feet;
     ch->velocity = dt > 0 ? v3_scale(v3_sub(bm.feet, start), 1.0 / dt) : v3(0, 0, 0);
-    b->launched = false;
+    b->launched = false;   /* both for this move only: the motion stage sets them again */
+    b->water_floor = false;
     remember(b, &bm.r);
     gait__sense_contact(ch, &m, &bm.r, bm.wall_ahead, bm.over_top, GAIT__PROBE_TO_TERRAIN);
 }

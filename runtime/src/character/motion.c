@@ -122,6 +122,11 @@ void gait__motion_sanitize(gait__motion *m) {
     m->move.name[GAIT_MOTION_NAME_MAX - 1] = 0;
     m->move.clip[GAIT_CLIP_NAME_MAX - 1] = 0;
     if (m->mode_count < 0 || m->mode_count > GAIT_MODE_MAX) m->mode_count = 0;
+    m->cooling = 0;
+    for (int i = 0; i < GAIT_BUTTON_COUNT; i++) {
+        if (!(m->cooldown[i] >= 0 && m->cooldown[i] <= GAIT_MOTION_MAX_SECONDS)) m->cooldown[i] = 0;
+        if (m->cooldown[i] > 0) m->cooling |= 1u << i;
+    }
     for (int i = 0; i < m->mode_count; i++) {
         m->modes[i].name[GAIT_MOTION_NAME_MAX - 1] = 0;
         m->modes[i].clip[GAIT_CLIP_NAME_MAX - 1] = 0;
@@ -130,10 +135,7 @@ void gait__motion_sanitize(gait__motion *m) {
 }
 
 bool gait__motion_active(const gait__motion *m) {
-    if (m->request != GAIT__REQ_NONE || m->playing || m->mode_count > 0) return true;
-    for (int i = 0; i < GAIT_BUTTON_COUNT; i++)
-        if (m->cooldown[i] > 0) return true;
-    return false;
+    return m->request != GAIT__REQ_NONE || m->playing || m->mode_count > 0 || m->cooling;
 }
 
 const gait__mode *gait__motion_mode(const gait__motion *m, gait_state s) {
@@ -414,6 +416,8 @@ gait_status gait_character_set_cooldown(gait_world *w, gait_character_id id, uin
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "cooldown: seconds %g is not in [0, %g]", seconds,
                     GAIT_MOTION_MAX_SECONDS);
     ch->motion.cooldown[i] = seconds;
+    if (seconds > 0) ch->motion.cooling |= 1u << i;
+    else ch->motion.cooling &= ~(1u << i);
     return GAIT_OK;
 }
 
@@ -518,10 +522,13 @@ static bool action_ends(const gait_world *w, const gait__character *ch, const ga
 gait_state gait__motion_gate(const gait_world *w, const gait__character *ch,
                              const gait_gate_input *gi, const gait_locomotion *n, bool low_ceiling,
                              gait_state from, gait_state next, gait__motion_plan *plan) {
-    memset(plan, 0, sizeof *plan);
+    /* the flags (the rest is read only under them) */
+    plan->launch = plan->start = plan->end = plan->drop = plan->gadget_start = plan->lift = false;
     plan->gadget = -1;
     const gait__motion *m = &ch->motion;
     plan->taken = m->request;
+    /* a body no kit and no gadget touches: nothing to decide */
+    if (m->request == GAIT__REQ_NONE && from != GAIT_STATE_ACTION && w->gadget_count == 0) return next;
     /* a traversal plays out first: a request waits for its end */
     if (from == GAIT_STATE_TRAVERSE) return next;
     /* a crouched body under a low ceiling cannot grow into it (as the crouch's own rule) */
@@ -609,10 +616,13 @@ static void start_move(gait__character *ch, const gait__move *src, int gadget) {
 
 static void tick(gait__character *ch, gait_state state, double dt) {
     gait__motion *m = &ch->motion;
-    for (int i = 0; i < GAIT_BUTTON_COUNT; i++)
-        if (m->cooldown[i] > 0) {
+    for (int i = 0; m->cooling && i < GAIT_BUTTON_COUNT; i++)
+        if (m->cooling & 1u << i) {
             m->cooldown[i] -= dt;
-            if (m->cooldown[i] <= TIME_EPS) m->cooldown[i] = 0;
+            if (m->cooldown[i] <= TIME_EPS) {
+                m->cooldown[i] = 0;
+                m->cooling &= ~(1u << i);
+            }
         }
     for (int i = m->mode_count - 1; i >= 0; i--) {
         gait__mode *md = &m->modes[i];
@@ -627,6 +637,9 @@ static void tick(gait__character *ch, gait_state state, double dt) {
 void gait__motion_commit(gait_world *w, gait__character *ch, const gait__motion_plan *plan,
                          gait_state from, gait_state next, const gait_locomotion *n, double dt) {
     gait__motion *m = &ch->motion;
+    if (!plan->launch && !plan->start && !plan->gadget_start && !plan->drop && !plan->end &&
+        from != GAIT_STATE_ACTION && m->mode_count == 0 && !m->cooling)
+        return; /* nothing to take effect, nothing to count down */
     if (plan->launch) {
         if (gait_state_airborne(next)) {
             m->playing = false;

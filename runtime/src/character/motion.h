@@ -85,6 +85,8 @@ typedef struct gait__motion {
     int mode_count;
     gait__mode modes[GAIT_MODE_MAX];
     double cooldown[8];          /* s per gait_button bit (GAIT_BUTTON_COUNT) */
+    uint32_t cooling;            /* the buttons whose cooldown is running (a step with none and
+                                    no mode skips the count) */
     /* the host's: kept as they are when a snapshot is restored */
     gait_move_hook hook;
     void *hook_user;
@@ -122,6 +124,13 @@ bool gait__motion_active(const gait__motion *m);
 const gait__mode *gait__motion_mode(const gait__motion *m, gait_state s);
 
 /* ---- the step's stages ---------------------------------------------------------------------- */
+
+/* Whether the step needs the motion stages at all: a request, an action, a mode, a cooldown, a
+ * body in state ACTION, or gadgets in the world. A body no kit or gadget touches skips them. */
+static inline bool gait__motion_wanted(const gait__motion *m, gait_state from, int gadget_count) {
+    return m->request != GAIT__REQ_NONE || m->playing || m->mode_count > 0 || m->cooling ||
+           from == GAIT_STATE_ACTION || gadget_count > 0;
+}
 
 /* After the gates: the state to take instead of `next` (a launch, an action starting, playing or
  * ending, a gadget); writes the plan. Reads the character and the world only. gi is the input

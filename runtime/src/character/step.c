@@ -185,21 +185,25 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     gait__gates_decide(&gin, &g);
     gates_remember(ch, &g, from);
 
-    /* motion: a kit's request or action, a gadget, in place of the gates' answer */
+    /* motion: a kit's request or action, a gadget, in place of the gates' answer (a body no kit
+     * or gadget touches skips the motion stages) */
+    bool kit_motion = gait__motion_wanted(&ch->motion, from, w->gadget_count);
     gait__motion_plan plan;
-    gait_state motion_next = gait__motion_gate(w, ch, &g.input, num, sn.low_ceiling, from, g.next, &plan);
-    if (motion_next != g.next) {
-        g.next = motion_next;
-        g.ledge = false;
+    if (kit_motion) {
+        gait_state motion_next = gait__motion_gate(w, ch, &g.input, num, sn.low_ceiling, from, g.next, &plan);
+        if (motion_next != g.next) {
+            g.next = motion_next;
+            g.ledge = false;
+        }
     }
 
     /* hooks */
     gait_state next = run_hooks(w, id, ch, &sn, &g, from);
-    gait__motion_commit(w, ch, &plan, from, next, num, dt);
+    if (kit_motion) gait__motion_commit(w, ch, &plan, from, next, num, dt);
 
     /* stamina */
     bool moving = gait_stamina_moving(from, next, in.move, v3_len(ch->velocity), num->move_epsilon);
-    if (!gait__motion_stamina(ch, num, from, next, moving, dt))
+    if (!kit_motion || !gait__motion_stamina(ch, num, from, next, moving, dt))
         gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
 
     ch->previous_state = from;
@@ -211,7 +215,8 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
 
     /* move (a kit's mode moves by its own numbers) */
     gait_locomotion mode_numbers;
-    move(w, id, ch, &in, gait__motion_prepare(ch, &plan, num, &mode_numbers), &g, from, dt, gather);
+    move(w, id, ch, &in, kit_motion ? gait__motion_prepare(ch, &plan, num, &mode_numbers) : num,
+         &g, from, dt, gather);
 
     /* anim */
     gait_anim_input ai;
@@ -223,7 +228,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     ai.move = in.move;
     /* a kit's action or mode may play a clip of its own */
     double fade = 0;
-    const char *clip = gait__motion_clip(ch, &fade);
+    const char *clip = kit_motion ? gait__motion_clip(ch, &fade) : NULL;
     gait_anim_update_clip(&ch->anim, &ai, clip, fade, dt);
 
     /* the drowning's return point: on foot on the ground with a full pool */
