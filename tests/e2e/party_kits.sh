@@ -5,21 +5,8 @@
 # "N passed, N failed".
 #
 #   sh tests/e2e/party_kits.sh BUILD_DIR
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-party.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
+NAME=party_kits
+. "$(dirname "$0")/common.inc"
 cat >"$TMP/track" <<'EOF2'
 0.3 key 3 tap
 0.6 key e tap
@@ -31,7 +18,7 @@ cat >"$TMP/track" <<'EOF2'
 3.5 key e tap
 5.5 quit
 EOF2
-timeout 40 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$REPO" --size 640x360 \
+timeout 40 xvfb-run -a -s '-screen 0 1280x720x24' "$SANDBOX" --root "$TMP/root" --size 640x360 \
     --status-interval 0.1 --input "$TMP/track" >"$TMP/log" 2>&1
 log="$TMP/log"
 first_action=$(grep -n '^status .*action=updraft' "$log" | head -n 1 | cut -d: -f1)
@@ -42,8 +29,8 @@ grep -q '^status .*action=updraft' "$log"
 check "slot1-action-named" $? "(status action=updraft)"
 grep -q '^status .*action=lunge' "$log"
 check "slot3-dash-lunges" $? "(status action=lunge)"
-before=$(grep '^state .*to=run' "$log" | head -n 1 | tr ' ' '\n' | awk -F= '$1 == "stamina" { print $2 }')
-after=$(grep '^state .*to=dash' "$log" | head -n 1 | tr ' ' '\n' | awk -F= '$1 == "stamina" { print $2 }')
+before=$(field "$(grep '^state .*to=run' "$log" | head -n 1)" stamina)
+after=$(field "$(grep '^state .*to=dash' "$log" | head -n 1)" stamina)
 awk -v a="$before" -v b="$after" 'BEGIN { exit !(a != "" && b != "" && a - b >= 10 && a - b < 11) }'
 check "slot4-alternate-sprint-costs-its-own" $? "(stamina $before -> $after as the dash starts: 10 + 15/s, not 18)"
 grep -q '^script_error' "$log"
