@@ -314,3 +314,22 @@ test("a new kit starts fresh: the last kit's modes and cooldowns go with it", fu
   expect_eq(#ch:motion().modes, 0, "its mode is gone")
   expect_eq(ch:cooldown("skill"), 0, "its cooldowns are gone")
 end)
+
+test("inside a gate hook: the motion verbs act at the next step; gadgets cannot change", function()
+  local w = S.world()
+  local ch = w:spawn{}
+  local err
+  ch:set_gate_hook(function(c, from, proposed)
+    if proposed == "jump" then
+      c:launch{up = 15}                     -- allowed: the request waits for the next step
+      err = select(2, pcall(w.add_gadget, w, {kind = "bounce", position = {0, 0, 0}}))
+    end
+  end)
+  frame(w, ch, {pressed = {"jump"}})
+  expect_eq(ch:motion().requested, true, "the launch waits for the next step")
+  frame(w, ch)
+  local _, vy = ch:velocity()
+  expect_true(vy > 12, string.format("launched at the next step (vy %.2f)", vy))
+  expect_true(tostring(err):find("while the world steps", 1, true), "add_gadget refused: " .. tostring(err))
+  expect_eq(#w:gadgets(), 0, "no gadget added")
+end)

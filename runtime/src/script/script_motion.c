@@ -710,6 +710,7 @@ gait_status gait_script_gadget_from_table(struct lua_State *L, int index, gait_g
  *   -> its index (1-based) | nil, message */
 static int l_add_gadget(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
+    gait__check_unlocked(L, b->world, "w:add_gadget()");
     luaL_checktype(L, 2, LUA_TTABLE);
     gait_gadget_def d;
     char name[GAIT_MOTION_NAME_MAX];
@@ -745,7 +746,9 @@ static int l_add_gadget(lua_State *L) {
 }
 
 static int l_clear_gadgets(lua_State *L) {
-    gait_world_clear_gadgets(gait__check_world(L, 1)->world);
+    gait__wbox *b = gait__check_world(L, 1);
+    gait__check_unlocked(L, b->world, "w:clear_gadgets()");
+    gait_world_clear_gadgets(b->world);
     return 0;
 }
 
