@@ -926,7 +926,12 @@ static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *pl
             for (int c = 0; c < fc->char_count; c++)
                 check_char(rn.w, rn.ids[c], c, pending[c], &last[c], &live[c], k, 1, f, st);
         } else {
-            gait_world_snapshot_restore(rn.shadow, rn.snap, rn.snap_size);
+            /* the world's own state: restore checks every value and must take it */
+            if (gait_world_snapshot_restore(rn.shadow, rn.snap, rn.snap_size) != GAIT_OK) {
+                failf(f, k, 0, 0, "snapshot", "the world's own snapshot was refused: %s",
+                      gait_world_last_error(rn.shadow));
+                break;
+            }
             for (int s = 1; s <= ran && !f->failed; s++) {
                 gait_world_step(rn.shadow);
                 for (int c = 0; c < fc->char_count; c++)
@@ -946,6 +951,11 @@ static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *pl
         }
         for (int c = 0; c < fc->char_count; c++) pending[c] = 0;
     }
+    /* and the state the case ended on */
+    gait_world_snapshot_save(rn.w, rn.snap, rn.snap_size, NULL);
+    if (gait_world_snapshot_restore(rn.shadow, rn.snap, rn.snap_size) != GAIT_OK)
+        failf(f, frames, 0, 0, "snapshot", "the world's own snapshot was refused: %s",
+              gait_world_last_error(rn.shadow));
     uint64_t hash = gait_world_state_hash(rn.w);
     free(rn.snap);
     gait_world_destroy(rn.w);

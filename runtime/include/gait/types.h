@@ -19,6 +19,12 @@
 extern "C" {
 #endif
 
+/* The largest |coordinate| (m) of a body's position and |angle| (rad) of a facing or camera yaw
+ * the API takes: gait_character_create, _place, _face and _set_camera_yaw refuse beyond it, and
+ * so does a snapshot's restore. A million km: any two such positions are a finite distance
+ * apart, and so is any speed one step could make of them. */
+#define GAIT_WORLD_LIMIT 1e9
+
 /* A point or direction in world space (m). */
 typedef struct gait_vec3 {
     double x, y, z;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "layouts.h"
 
 static const char *const anim_names[GAIT_ANIM_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "crouch_walk", "jump", "fall", "land",
@@ -188,3 +189,29 @@ void gait_anim_signal_get(const gait_anim *a, gait_anim_signal *out) {
     out->grounded = a->grounded;
     out->switches = a->switches;
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+static GAIT__LTABLE_SCHEMA(anim_def_layout, gait_anim_def, gait_anim_schema, NULL);
+
+/* Timers as gait_anim_update leaves them: the land state's counts down past 0 by at most a step
+ * (0.1 s at the slowest clock); a fade is set from the def's crossfade (the schema's [0, 10]). */
+static const gait__lfield anim_rows[] = {
+    GAIT__LSTRUCT(gait_anim, def, anim_def_layout),
+    GAIT__LTEXTS(gait_anim, clips),
+    GAIT__LBOOL(gait_anim, model_lacks),
+    GAIT__LINT(gait_anim, playing, 0, GAIT_ANIM_STATE_COUNT - 1),
+    GAIT__LINT(gait_anim, wanted, 0, GAIT_ANIM_STATE_COUNT - 1),
+    GAIT__LBOOL(gait_anim, has_played),
+    GAIT__LBOOL(gait_anim, playing_own),
+    GAIT__LTEXT(gait_anim, playing_clip),
+    GAIT__LBOOL(gait_anim, grounded),
+    GAIT__LBOOL(gait_anim, has_grounded),
+    GAIT__LBOOL(gait_anim, pending),
+    GAIT__LREAL(gait_anim, pending_seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LREAL(gait_anim, seconds_in_state, 0, GAIT__LFINITE, "s"),
+    GAIT__LREAL(gait_anim, land_left, -0.1, 10, "s"),
+    GAIT__LREAL(gait_anim, fade, 0, 10, "s"),
+    GAIT__LUINT(gait_anim, switches, 0, 4294967295.0),
+};
+GAIT__LTABLE(gait__anim_layout, gait_anim, anim_rows, NULL, NULL);

@@ -17,6 +17,7 @@
 #include "character.h"
 #include "core/vec.h"
 #include "crouch.h"
+#include "layouts.h"
 #include "mover_internal.h"
 #include "sense.h"
 
@@ -411,3 +412,24 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait__charac
     remember(b, &bm.r);
     gait__sense_contact(ch, &m, &bm.r, bm.wall_ahead, bm.over_top, GAIT__PROBE_TO_TERRAIN);
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+/* Normals are unit vectors the collider gave (a hair past 1 from rounding); the carried velocity
+ * is a step's. The open-country cache is a shortcut that gives the same bits when dropped
+ * (gait/mover.h): a snapshot does not carry it (a matching revision in another world would be
+ * another world's geometry). */
+#define UNIT 1.000001
+static const gait__lfield body_rows[] = {
+    GAIT__LVEC3(gait__body, vel, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LVEC3(gait__body, wall_normal, -UNIT, UNIT, ""),
+    GAIT__LVEC3(gait__body, ground_normal, -UNIT, UNIT, ""),
+    GAIT__LREAL(gait__body, launch_speed, 0, 2 * GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LBOOL(gait__body, on_ground),
+    GAIT__LBOOL(gait__body, on_terrain_wall),
+    GAIT__LBOOL(gait__body, launched),
+    GAIT__LBOOL(gait__body, water_floor),
+    GAIT__LCACHE(gait__body, near),
+};
+#undef UNIT
+GAIT__LTABLE(gait__body_layout, gait__body, body_rows, NULL, NULL);

@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/core.h"
 #include "core/vec.h"
+#include "layouts.h"
 
 /* Every default is provisional: chosen to frame a 1.7 m body the way the game's default camera
  * roughly does, not measured. */
@@ -184,3 +186,45 @@ void gait_floating_origin_apply(const gait_floating_origin *fo, gait_vec3 w, flo
     out[1] = (float)(w.y - o.y);
     out[2] = (float)(w.z - o.z);
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+/* The def: its schema's ranges, then the order gait_camera_init asks of them. */
+static bool def_rules(const void *base, char *err, size_t cap) {
+    if (def_valid(base)) return true;
+    snprintf(err, cap, "the def's ranges are out of order (probe_radius < min_distance <= distance "
+             "<= max_distance; min_pitch <= pitch <= max_pitch)");
+    return false;
+}
+static GAIT__LTABLE_SCHEMA(camera_def_layout, gait_camera_def, gait_camera_schema, def_rules);
+
+/* Pitch and zoom within the def's bounds, as look, set_def and behind keep them. */
+static bool camera_rules(const void *base, char *err, size_t cap) {
+    const gait_camera *c = base;
+    if (c->pitch < c->def.min_pitch || c->pitch > c->def.max_pitch) {
+        snprintf(err, cap, "pitch = %g is outside the def's [%g, %g] rad", c->pitch,
+                 c->def.min_pitch, c->def.max_pitch);
+        return false;
+    }
+    if (c->distance < c->def.min_distance || c->distance > c->def.max_distance) {
+        snprintf(err, cap, "distance = %g is outside the def's [%g, %g] m", c->distance,
+                 c->def.min_distance, c->def.max_distance);
+        return false;
+    }
+    return true;
+}
+
+/* The pivot and the eye hang within a few km of a body's feet (pivot_height, max_distance). The arm may reach past the zoom while the pivot lags the body
+ * (place_eye cuts it to the free length each frame): not negative, finite. */
+static const gait__lfield camera_rows[] = {
+    GAIT__LSTRUCT(gait_camera, def, camera_def_layout),
+    GAIT__LREAL(gait_camera, yaw, -GAIT_WORLD_LIMIT, GAIT_WORLD_LIMIT, "rad"),
+    GAIT__LREAL(gait_camera, pitch, -1.55, 1.55, "rad"),
+    GAIT__LREAL(gait_camera, distance, 0.1, 1000, "m"),
+    GAIT__LREAL(gait_camera, arm, 0, GAIT__LFINITE, "m"),
+    GAIT__LVEC3(gait_camera, pivot, -GAIT__NEAR_LIMIT, GAIT__NEAR_LIMIT, "m"),
+    GAIT__LVEC3(gait_camera, eye, -GAIT__NEAR_LIMIT, GAIT__NEAR_LIMIT, "m"),
+    GAIT__LBOOL(gait_camera, blocked),
+    GAIT__LBOOL(gait_camera, has_pivot),
+};
+GAIT__LTABLE(gait__camera_layout, gait_camera, camera_rows, NULL, camera_rules);

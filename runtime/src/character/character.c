@@ -3,11 +3,17 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/vec.h"
+#include "layouts.h"
 
 #define FAIL GAIT__FAIL
+
+/* Finite and within GAIT_WORLD_LIMIT (a position's every coordinate, an angle). */
+static bool in_limit(double v) { return v >= -GAIT_WORLD_LIMIT && v <= GAIT_WORLD_LIMIT; }
+static bool pos_in_limit(gait_vec3 p) { return in_limit(p.x) && in_limit(p.y) && in_limit(p.z); }
 
 gait__character *gait__character_get(gait_world *w, gait_character_id id) {
     return (gait__character *)gait__character_get_const(w, id);
@@ -46,8 +52,9 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
                                   gait_character_id *out) {
     if (!w || !def || !out) return GAIT_ERR_INVALID_ARGUMENT;
     if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "character: create refused while the world steps");
-    if (!v3_finite(def->position) || !isfinite(def->yaw))
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position and yaw must be finite");
+    if (!pos_in_limit(def->position) || !in_limit(def->yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position and yaw must be finite and "
+                    "within %g (m, rad)", GAIT_WORLD_LIMIT);
     if ((unsigned)def->body_type >= GAIT_BODY_TYPE_COUNT)
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: body type %d is not one of 0..%d",
                     (int)def->body_type, GAIT_BODY_TYPE_COUNT - 1);
@@ -166,7 +173,9 @@ gait_status gait_character_start_action(gait_world *w, gait_character_id id, dou
 
 gait_status gait_character_face(gait_world *w, gait_character_id id, double yaw) {
     GET(w, id, ch);
-    if (!isfinite(yaw)) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "face: yaw must be finite");
+    if (!in_limit(yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "face: yaw must be finite and within %g rad",
+                    GAIT_WORLD_LIMIT);
     ch->yaw = remainder(yaw, 2 * M_PI);
     ch->prev_yaw = ch->yaw; /* turned on the spot: nothing to blend */
     return GAIT_OK;
@@ -174,8 +183,9 @@ gait_status gait_character_face(gait_world *w, gait_character_id id, double yaw)
 
 gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 p, double yaw) {
     GET(w, id, ch);
-    if (!v3_finite(p) || !isfinite(yaw))
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite");
+    if (!pos_in_limit(p) || !in_limit(yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite and "
+                    "within %g (m, rad)", GAIT_WORLD_LIMIT);
     ch->position = p;
     ch->yaw = ch->prev_yaw = remainder(yaw, 2 * M_PI);
     ch->velocity = v3(0, 0, 0);
@@ -228,7 +238,9 @@ gait_stamina *gait_character_stamina(gait_world *w, gait_character_id id) {
 
 gait_status gait_character_set_camera_yaw(gait_world *w, gait_character_id id, double yaw) {
     GET(w, id, ch);
-    if (!isfinite(yaw)) return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera yaw must be finite");
+    if (!in_limit(yaw))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "camera yaw must be finite and within %g rad",
+                    GAIT_WORLD_LIMIT);
     ch->camera_yaw = ch->camera.yaw = remainder(yaw, 2 * M_PI);
     return GAIT_OK;
 }
@@ -322,3 +334,65 @@ gait_status gait_character_pose(const gait_world *w, gait_character_id id, gait_
     out->yaw = ch->prev_yaw + remainder(ch->yaw - ch->prev_yaw, 2 * M_PI) * a;
     return GAIT_OK;
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+/* The stick as set_input leaves it: each axis in [-1, 1], the length at most 1 (a rounding hair
+ * past it after the scale). */
+static bool character_rules(const void *base, char *err, size_t cap) {
+    const gait__character *ch = base;
+    double len2 = ch->move_x * ch->move_x + ch->move_y * ch->move_y;
+    if (len2 > 1 + 1e-9) {
+        snprintf(err, cap, "move_x = %g, move_y = %g: the stick is longer than 1", ch->move_x,
+                 ch->move_y);
+        return false;
+    }
+    return true;
+}
+
+/* A live character, member by member (snapshot.c reads a dead slot's generation and alive only).
+ * Positions within GAIT__POS_LIMIT, angles within GAIT_WORLD_LIMIT (create, place, face and
+ * set_camera_yaw take no more; the body's own turns are atan2's), presses and levels gait_button
+ * bits. */
+#define POS GAIT__POS_LIMIT
+#define ANGLE GAIT_WORLD_LIMIT
+static const gait__lfield character_rows[] = {
+    GAIT__LUINT(gait__character, generation, 0, 4294967295.0),
+    GAIT__LBOOL(gait__character, alive),
+    GAIT__LHOST(gait__character, user_data),
+    GAIT__LVEC3(gait__character, position, -POS, POS, "m"),
+    GAIT__LVEC3(gait__character, prev_position, -POS, POS, "m"),
+    GAIT__LREAL(gait__character, yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LREAL(gait__character, prev_yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LVEC3(gait__character, velocity, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LSTRUCT(gait__character, phase, gait__phase_layout),
+    GAIT__LINT(gait__character, previous_state, 0, GAIT_STATE_COUNT - 1),
+    GAIT__LSTRUCT(gait__character, contact, gait__contact_layout),
+    GAIT__LSTRUCT(gait__character, stamina, gait__stamina_layout),
+    GAIT__LINT(gait__character, body_type, 0, GAIT_BODY_TYPE_COUNT - 1),
+    GAIT__LREAL(gait__character, move_x, -1, 1, ""),
+    GAIT__LREAL(gait__character, move_y, -1, 1, ""),
+    GAIT__LUINT(gait__character, held, 0, GAIT_BUTTON_ALL),
+    GAIT__LUINT(gait__character, pressed, 0, GAIT_BUTTON_ALL),
+    GAIT__LUINT(gait__character, presses_read, 0, GAIT_BUTTON_ALL),
+    GAIT__LBOOL(gait__character, walking),
+    GAIT__LBOOL(gait__character, crouching),
+    GAIT__LREAL(gait__character, camera_yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LSTRUCT(gait__character, camera, gait__camera_layout),
+    GAIT__LBOOL(gait__character, camera_enabled),
+    GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),
+    GAIT__LREAL(gait__character, action_left, 0, 3600, "s"), /* start_action's range */
+    GAIT__LTEXT(gait__character, action_name),
+    GAIT__LVEC3(gait__character, return_point, -POS, POS, "m"),
+    GAIT__LREAL(gait__character, return_yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LHOST(gait__character, gate_hook),
+    GAIT__LHOST(gait__character, gate_user),
+    GAIT__LUINT(gait__character, steps, 0, GAIT__LU64_ANY),
+    GAIT__LSTRUCT(gait__character, body, gait__body_layout),
+    GAIT__LSTRUCT(gait__character, crouch, gait__crouch_layout),
+    GAIT__LSTRUCT(gait__character, trav, gait__traverse_layout),
+    GAIT__LSTRUCT(gait__character, motion, gait__motion_layout),
+};
+#undef POS
+#undef ANGLE
+GAIT__LTABLE(gait__character_layout, gait__character, character_rows, NULL, character_rules);

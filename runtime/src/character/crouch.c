@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "layouts.h"
 #include "mover_internal.h"
 
 #define ROOM_SLACK 0.01          /* m: the stand-up check's capsule is this much thinner, so a wall
@@ -164,3 +165,15 @@ double gait__crouch_capsule_height(const gait__crouch *c, gait_state s, const ga
     bool crouched = s == GAIT_STATE_CROUCH || c->air;
     return crouched ? n->crouch_height : n->capsule_height;
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+static const gait__lfield crouch_rows[] = {
+    GAIT__LBOOL(gait__crouch, auto_crouch),
+    GAIT__LBOOL(gait__crouch, auto_under),
+    GAIT__LREAL(gait__crouch, auto_seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LBOOL(gait__crouch, stand_blocked),
+    GAIT__LINT(gait__crouch, hover, 0, HOVER_STEPS),
+    GAIT__LBOOL(gait__crouch, air),
+};
+GAIT__LTABLE(gait__crouch_layout, gait__crouch, crouch_rows, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "layouts.h"
 
 static const char *const state_names[GAIT_STATE_COUNT] = {
     "idle", "walk", "run", "dash", "sprint", "crouch", "jump", "fall", "glide", "plunge",
@@ -326,3 +327,30 @@ bool gait_locomotion_is_edge(gait_state from, gait_state to) {
         return false;
     }
 }
+
+/* ---- layouts (layouts.h) ------------------------------------------------------------------ */
+
+static const gait__lfield phase_rows[] = {
+    GAIT__LINT(gait_phase, state, 0, GAIT_STATE_COUNT - 1),
+    GAIT__LREAL(gait_phase, seconds, 0, GAIT__LFINITE, "s"),
+};
+GAIT__LTABLE(gait__phase_layout, gait_phase, phase_rows, NULL, NULL);
+
+static const gait__lfield contact_rows[] = {
+    GAIT__LBOOL(gait_contact, grounded),
+    GAIT__LBOOL(gait_contact, rising),
+    GAIT__LREAL(gait_contact, height_above_ground, 0, INFINITY, "m"), /* +inf: nothing below */
+    GAIT__LREAL(gait_contact, water_depth, 0, INFINITY, "m"),         /* +inf: no terrain under */
+    GAIT__LREAL(gait_contact, submersion, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LBOOL(gait_contact, wall),
+    GAIT__LBOOL(gait_contact, wall_ahead),
+    GAIT__LBOOL(gait_contact, over_top),
+};
+GAIT__LTABLE(gait__contact_layout, gait_contact, contact_rows, NULL, NULL);
+
+/* The numbers are the schema's, and gait_locomotion_validate says what else must hold. */
+static bool locomotion_rules(const void *base, char *err, size_t cap) {
+    return gait_locomotion_validate(base, err, cap) == GAIT_OK;
+}
+GAIT__LTABLE_SCHEMA(gait__locomotion_layout, gait_locomotion, gait_locomotion_schema,
+                    locomotion_rules);

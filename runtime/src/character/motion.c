@@ -22,6 +22,7 @@
 #include "core/vec.h"
 #include "crouch.h"
 #include "intent.h"
+#include "layouts.h"
 #include "sense.h"
 #include "world_internal.h"
 
@@ -98,40 +99,6 @@ void gait__motion_cancel(gait__motion *m) {
     m->playing = false;
     m->hanging = false;
     m->arrived = false;
-}
-
-static bool move_sane(const gait__move *mv) {
-    return (unsigned)mv->kind < GAIT_MOVE_KIND_COUNT && (unsigned)mv->frame <= GAIT_FRAME_WORLD &&
-           mv->key_count >= 0 && mv->key_count <= GAIT_MOVE_MAX_KEYS &&
-           mv->point_count >= 0 && mv->point_count <= GAIT_MOVE_MAX_POINTS &&
-           (mv->kind != GAIT_MOVE_KEYS || mv->key_count >= 1) &&
-           (mv->kind != GAIT_MOVE_TO_POINTS || mv->point_count >= 1) &&
-           (unsigned)mv->arrive < GAIT_ARRIVE_COUNT && (unsigned)mv->then < GAIT_THEN_COUNT &&
-           mv->seconds > 0 && mv->seconds <= GAIT_MOTION_MAX_SECONDS;
-}
-
-void gait__motion_sanitize(gait__motion *m) {
-    if (m->request < GAIT__REQ_NONE || m->request > GAIT__REQ_END ||
-        (m->request == GAIT__REQ_MOVE && !move_sane(&m->next)))
-        m->request = GAIT__REQ_NONE;
-    m->next.name[GAIT_MOTION_NAME_MAX - 1] = 0;
-    m->next.clip[GAIT_CLIP_NAME_MAX - 1] = 0;
-    if (m->playing && (!move_sane(&m->move) || m->point < 0 || m->point >= GAIT_MOVE_MAX_POINTS ||
-                       (m->move.kind == GAIT_MOVE_TO_POINTS && m->point >= m->move.point_count)))
-        m->playing = false;
-    m->move.name[GAIT_MOTION_NAME_MAX - 1] = 0;
-    m->move.clip[GAIT_CLIP_NAME_MAX - 1] = 0;
-    if (m->mode_count < 0 || m->mode_count > GAIT_MODE_MAX) m->mode_count = 0;
-    m->cooling = 0;
-    for (int i = 0; i < GAIT_BUTTON_COUNT; i++) {
-        if (!(m->cooldown[i] >= 0 && m->cooldown[i] <= GAIT_MOTION_MAX_SECONDS)) m->cooldown[i] = 0;
-        if (m->cooldown[i] > 0) m->cooling |= 1u << i;
-    }
-    for (int i = 0; i < m->mode_count; i++) {
-        m->modes[i].name[GAIT_MOTION_NAME_MAX - 1] = 0;
-        m->modes[i].clip[GAIT_CLIP_NAME_MAX - 1] = 0;
-        if ((unsigned)m->modes[i].state >= GAIT_STATE_COUNT) m->modes[i].state = GAIT_STATE_COUNT - 1;
-    }
 }
 
 bool gait__motion_active(const gait__motion *m) {
@@ -935,3 +902,178 @@ const char *gait__motion_clip(const gait__character *ch, double *fade_seconds) {
     const gait__mode *md = gait__motion_mode(m, ch->phase.state);
     return md && md->clip[0] ? md->clip : NULL;
 }
+
+/* ---- layouts (layouts.h) ------------------------------------------------------------------ */
+
+/* A velocity a kit gave, in the body's frame or turned into the world's as the action started:
+ * each part within the largest speed, or sqrt(2) of it once turned (1.5 here). */
+#define KIT_SPEED (1.5 * GAIT_MOTION_MAX_SPEED)
+
+static const gait__lfield launch_rows[] = {
+    GAIT__LVEC3(gait_launch_def, velocity, -GAIT_MOTION_MAX_SPEED, GAIT_MOTION_MAX_SPEED, "m/s"),
+    GAIT__LINT(gait_launch_def, frame, GAIT_FRAME_BODY, GAIT_FRAME_WORLD),
+    GAIT__LBOOL(gait_launch_def, add),
+};
+static GAIT__LTABLE(launch_layout, gait_launch_def, launch_rows, NULL, NULL);
+
+static const gait__lfield key_rows[] = {
+    GAIT__LREAL(gait_move_key, t, 0, GAIT_MOTION_MAX_SECONDS, "s"),
+    GAIT__LVEC3(gait_move_key, velocity, -KIT_SPEED, KIT_SPEED, "m/s"),
+};
+static GAIT__LTABLE(key_layout, gait_move_key, key_rows, NULL, NULL);
+
+static const gait__lfield id_rows[] = {
+    GAIT__LINT(gait_character_id, index1, 0, 1 << 20), /* a pool holds at most 1 << 20 */
+    GAIT__LUINT(gait_character_id, generation, 0, 4294967295.0),
+};
+static GAIT__LTABLE(character_id_layout, gait_character_id, id_rows, NULL, NULL);
+
+/* A stored move: the ranges of gait_character_start_move's def (a gadget's may last longer: its
+ * seconds are its path's length over its speed). What a kind needs is move_rules'. */
+static const gait__lfield move_rows[] = {
+    GAIT__LTEXT(gait__move, name),
+    GAIT__LTEXT(gait__move, clip),
+    GAIT__LREAL(gait__move, fade_seconds, 0, 10, "s"),
+    GAIT__LINT(gait__move, kind, 0, GAIT_MOVE_KIND_COUNT - 1),
+    GAIT__LINT(gait__move, frame, GAIT_FRAME_BODY, GAIT_FRAME_WORLD),
+    GAIT__LREAL(gait__move, seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LVEC3(gait__move, velocity, -KIT_SPEED, KIT_SPEED, "m/s"),
+    GAIT__LINT(gait__move, key_count, 0, GAIT_MOVE_MAX_KEYS),
+    GAIT__LSTRUCTS(gait__move, keys, key_layout),
+    GAIT__LINT(gait__move, point_count, 0, GAIT_MOVE_MAX_POINTS),
+    GAIT__LVEC3(gait__move, points, -GAIT__POS_LIMIT, GAIT__POS_LIMIT, "m"),
+    GAIT__LSTRUCT(gait__move, target, character_id_layout),
+    GAIT__LVEC3(gait__move, offset, -1000, 1000, "m"),
+    GAIT__LREAL(gait__move, speed, 0, GAIT_MOTION_MAX_SPEED, "m/s"),
+    GAIT__LREAL(gait__move, arrive_distance, 0, 100, "m"),
+    GAIT__LBOOL(gait__move, horizontal),
+    GAIT__LINT(gait__move, arrive, 0, GAIT_ARRIVE_COUNT - 1),
+    GAIT__LREAL(gait__move, hang_seconds, 0, GAIT_MOTION_MAX_SECONDS, "s"),
+    GAIT__LREAL(gait__move, gravity_scale, 0, 10, ""),
+    GAIT__LREAL(gait__move, start_cost, 0, 1e6, "stamina"),
+    GAIT__LREAL(gait__move, drain_per_s, 0, 1e6, "stamina/s"),
+    GAIT__LUINT(gait__move, end_on, 0, GAIT_END_ALL),
+    GAIT__LUINT(gait__move, cancel_buttons, 0, GAIT_BUTTON_ALL),
+    GAIT__LINT(gait__move, then, 0, GAIT_THEN_COUNT - 1),
+};
+static GAIT__LTABLE(move_layout, gait__move, move_rows, NULL, NULL);
+
+static const gait__lfield mode_rows[] = {
+    GAIT__LINT(gait__mode, state, 0, GAIT_STATE_COUNT - 1),
+    GAIT__LTEXT(gait__mode, name),
+    GAIT__LTEXT(gait__mode, clip),
+    GAIT__LREAL(gait__mode, seconds_left, 0, GAIT_MOTION_MAX_SECONDS, "s"),
+    GAIT__LBOOL(gait__mode, timed),
+    GAIT__LREAL(gait__mode, speed, 0, GAIT_MOTION_MAX_SPEED, "m/s"),
+    GAIT__LREAL(gait__mode, sink, 0, 100, "m/s"),
+    GAIT__LREAL(gait__mode, start_cost, 0, 1e6, "stamina"),
+    GAIT__LREAL(gait__mode, drain_per_s, 0, 1e6, "stamina/s"),
+    GAIT__LBOOL(gait__mode, flat_cost),
+    GAIT__LBOOL(gait__mode, walk_on_water),
+    GAIT__LBOOL(gait__mode, end_when_empty),
+};
+static GAIT__LTABLE(mode_layout, gait__mode, mode_rows, NULL, NULL);
+
+/* A move in use, as the setter (and a gadget) makes it: what its kind needs, keys in time order
+ * from 0, a press that ends it names a button; `started`: in the world's frame, heading for one
+ * of its points. */
+static bool move_rules(const gait__move *mv, const char *which, bool started, int point,
+                       char *err, size_t cap) {
+#define BAD(...) (snprintf(err, cap, __VA_ARGS__), false)
+    if (!(mv->seconds > 0)) return BAD("%s.seconds = %g: a move lasts more than 0 s", which, mv->seconds);
+    if (mv->kind == GAIT_MOVE_KEYS) {
+        if (mv->key_count < 1) return BAD("%s.key_count = 0 for a move by keys", which);
+        if (mv->keys[0].t != 0) return BAD("%s.keys[0].t = %g must be 0", which, mv->keys[0].t);
+        for (int i = 1; i < mv->key_count; i++)
+            if (!(mv->keys[i].t > mv->keys[i - 1].t))
+                return BAD("%s.keys[%d].t = %g must be after keys[%d].t = %g", which, i,
+                           mv->keys[i].t, i - 1, mv->keys[i - 1].t);
+    }
+    bool toward = mv->kind == GAIT_MOVE_TO_POINTS || mv->kind == GAIT_MOVE_TO_CHARACTER;
+    if (mv->kind == GAIT_MOVE_TO_POINTS && mv->point_count < 1)
+        return BAD("%s.point_count = 0 for a move to points", which);
+    if (toward && !(mv->speed > 0)) return BAD("%s.speed = 0 for a move toward a target", which);
+    if ((mv->end_on & GAIT_END_PRESS) && !mv->cancel_buttons)
+        return BAD("%s.end_on has press but cancel_buttons names no button", which);
+    if (started && mv->frame != GAIT_FRAME_WORLD && mv->kind != GAIT_MOVE_HOOK)
+        return BAD("%s.frame: a started move's velocities are the world's", which);
+    if (started && mv->kind == GAIT_MOVE_TO_POINTS && point >= mv->point_count)
+        return BAD("point = %d is past %s.point_count = %d", point, which, mv->point_count);
+    return true;
+#undef BAD
+}
+
+/* The request's and the playing move's needs; the modes held, each one a mode of the setter's
+ * (a state a mode replaces, a sink for fall and glide only, water under feet only, timed ones
+ * with time left); the cooling bits those of the cooldowns running. */
+static bool motion_rules(const void *base, char *err, size_t cap) {
+    const gait__motion *m = base;
+    if (m->request == GAIT__REQ_MOVE) {
+        if (!move_rules(&m->next, "next", false, 0, err, cap)) return false;
+        if (!(m->next.seconds <= GAIT_MOTION_MAX_SECONDS)) {
+            snprintf(err, cap, "next.seconds = %g is out of range; allowed (0, %g] s",
+                     m->next.seconds, GAIT_MOTION_MAX_SECONDS);
+            return false;
+        }
+    }
+    if (m->playing && !move_rules(&m->move, "move", true, m->point, err, cap)) return false;
+    for (int i = 0; i < m->mode_count; i++) {
+        const gait__mode *md = &m->modes[i];
+        const char *why = !mode_state_ok(md->state) ? "is not a state a mode replaces"
+                        : md->sink > 0 && md->state != GAIT_STATE_FALL &&
+                                  md->state != GAIT_STATE_GLIDE ? "has a sink (fall and glide only)"
+                        : md->walk_on_water && !gait_state_on_foot(md->state)
+                            ? "walks on water (states on foot only)"
+                        : md->timed != (md->seconds_left > 0) ? "is timed with no time left, or untimed with some"
+                        : NULL;
+        if (why) {
+            snprintf(err, cap, "modes[%d] (state %d) %s", i, (int)md->state, why);
+            return false;
+        }
+        for (int k = 0; k < i; k++)
+            if (m->modes[k].state == md->state) {
+                snprintf(err, cap, "modes[%d] and modes[%d] are both for state %d", k, i,
+                         (int)md->state);
+                return false;
+            }
+    }
+    uint32_t running = 0;
+    for (int i = 0; i < GAIT_BUTTON_COUNT; i++)
+        if (m->cooldown[i] > 0) running |= 1u << i;
+    if (m->cooling != running) {
+        snprintf(err, cap, "cooling = 0x%x is not the running cooldowns' 0x%x", (unsigned)m->cooling,
+                 (unsigned)running);
+        return false;
+    }
+    return true;
+}
+
+static const gait__lfield motion_rows[] = {
+    GAIT__LINT(gait__motion, request, GAIT__REQ_NONE, GAIT__REQ_END),
+    GAIT__LSTRUCT(gait__motion, launch, launch_layout),
+    GAIT__LINT(gait__motion, request_gadget, -1, 4095), /* gadget.c's GADGETS_MAX - 1 */
+    GAIT__LSTRUCT(gait__motion, next, move_layout),
+    GAIT__LSTRUCT(gait__motion, move, move_layout),
+    GAIT__LBOOL(gait__motion, playing),
+    GAIT__LREAL(gait__motion, seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LREAL(gait__motion, yaw0, -GAIT_WORLD_LIMIT, GAIT_WORLD_LIMIT, "rad"),
+    GAIT__LREAL(gait__motion, fall_vy, -GAIT__SPEED_LIMIT, 0, "m/s"),
+    GAIT__LINT(gait__motion, point, 0, GAIT_MOVE_MAX_POINTS - 1),
+    GAIT__LBOOL(gait__motion, hanging),
+    GAIT__LBOOL(gait__motion, arrived),
+    GAIT__LREAL(gait__motion, hang_seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LBOOL(gait__motion, airborne_seen),
+    GAIT__LBOOL(gait__motion, hook_failed),
+    GAIT__LINT(gait__motion, stalled, 0, 1 << 30),
+    GAIT__LUINT(gait__motion, met, 0, GAIT__MET_WALL | GAIT__MET_CEILING | GAIT__MET_GROUND),
+    GAIT__LVEC3(gait__motion, last_velocity, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LINT(gait__motion, gadget, -1, 4095),
+    GAIT__LINT(gait__motion, mode_count, 0, GAIT_MODE_MAX),
+    GAIT__LSTRUCTS(gait__motion, modes, mode_layout),
+    GAIT__LREAL(gait__motion, cooldown, 0, GAIT_MOTION_MAX_SECONDS, "s"),
+    GAIT__LUINT(gait__motion, cooling, 0, GAIT_BUTTON_ALL),
+    GAIT__LHOST(gait__motion, hook),
+    GAIT__LHOST(gait__motion, hook_user),
+};
+#undef KIT_SPEED
+GAIT__LTABLE(gait__motion_layout, gait__motion, motion_rows, NULL, motion_rules);

@@ -1,6 +1,7 @@
 /* Internal: kits that move the body (motion.c, gadget.c; gait/motion.h). The character keeps its
  * requests, its moving action, its modes and cooldowns in a gait__motion (so a snapshot carries
- * them); the step calls in at four places:
+ * them; a restore checks them against gait__motion_layout, motion.c); the step calls in at four
+ * places:
  *
  *   gates   gait__motion_gate: after the gates, before the gate hook — a launch, an action that
  *           starts, plays on or ends, a gadget's request; pure (reads the character and the
@@ -113,10 +114,6 @@ void gait__motion_reset(gait__motion *m);
 /* Drops the request and the moving action (a place, a drowning's return); modes and cooldowns
  * stay. */
 void gait__motion_cancel(gait__motion *m);
-/* After a snapshot's bytes were copied in: every count, index and enum of the motion brought
- * back in range (a snapshot is content: a forged one must not index out of the arrays), the
- * requests and the action dropped when their data cannot be trusted. */
-void gait__motion_sanitize(gait__motion *m);
 /* Whether anything of the motion is in use (the state hash reads it only then, so a body no kit
  * touches hashes as before). */
 bool gait__motion_active(const gait__motion *m);

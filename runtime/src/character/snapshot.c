@@ -1,83 +1,68 @@
-/* Snapshots (save / restore the simulation state bit for bit) and the state hash. */
+/* Snapshots (save / restore the simulation state bit for bit) and the state hash.
+ *
+ * A snapshot is a header and a payload: the world's record, then one record per slot, each laid
+ * out as this build lays the struct out (layout tables, core/layout.h: layouts.h lists them).
+ * Save writes the members that are simulation state and zeroes the rest (the host's pointers,
+ * caches, padding), so equal states give equal bytes. The checksum (FNV-1a) covers the whole
+ * snapshot, header included; it finds corruption, not forgery (anyone can compute it). Forgery is
+ * restore's to refuse: it checks every member of every record against its table, into a scratch
+ * copy, before it changes anything. */
 #include "world_internal.h"
 
 #include <string.h>
 
-#define FAIL GAIT__FAIL
+#include "layouts.h"
 
-/* Layout: header, clock, steps, numbers, characters[capacity]. Structs are copied whole: the
- * snapshot is for the same build, and every struct was zeroed before it was filled, so padding
- * bytes are zero and the bytes (and their hash) depend on the state alone. */
+#define FAIL GAIT__FAIL
+#define MAGIC "gaitsnp2"
+
 typedef struct snapshot_header {
-    char magic[8];              /* "gaitsnp1" */
-    uint32_t header_size, character_size;
-    uint32_t capacity, count;
-    uint64_t payload_size;
-    uint64_t checksum;          /* FNV-1a of the payload */
+    char magic[8];              /* MAGIC ("gaitsnp1" was the format before the checked one) */
+    uint32_t header_size;       /* sizeof(snapshot_header) */
+    uint32_t world_size;        /* the world's record: sizeof(struct gait_world) */
+    uint32_t character_size;    /* each slot's record: sizeof(gait__character) */
+    uint32_t capacity;          /* slots */
+    uint32_t count;             /* live characters */
+    uint32_t reserved;          /* zero */
+    uint64_t layout;            /* the build's layout (layout_fingerprint) */
+    uint64_t payload_size;      /* bytes after the header */
+    uint64_t checksum;          /* FNV-1a of the header, with this member zero, then the payload */
 } snapshot_header;
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-#define FNV_BASIS 14695981039346656037ull
-
 static size_t payload_size(const gait_world *w) {
-    return sizeof w->clock + sizeof w->steps + sizeof w->provisional + sizeof w->measured +
-           sizeof w->is_measured + sizeof(gait__character) * (size_t)w->capacity;
+    return sizeof(struct gait_world) + sizeof(gait__character) * (size_t)w->capacity;
 }
 
 size_t gait_world_snapshot_size(const gait_world *w) {
     return w ? sizeof(snapshot_header) + payload_size(w) : 0;
 }
 
-/* Copies the state to or from a payload, in one order for both directions. On restore the
- * host's own pointers in each slot (gate hook, its user pointer, user data) stay as they are. */
-static void payload_copy(gait_world *w, unsigned char *p, bool save) {
-#define PART(field)                                                   \
-    do {                                                              \
-        if (save) memcpy(p, &(field), sizeof(field));                 \
-        else memcpy(&(field), p, sizeof(field));                      \
-        p += sizeof(field);                                           \
-    } while (0)
-    PART(w->clock);
-    PART(w->steps);
-    PART(w->provisional);
-    PART(w->measured);
-    PART(w->is_measured);
-#undef PART
-    for (int i = 0; i < w->capacity; i++, p += sizeof(gait__character)) {
-        gait__character *ch = &w->characters[i];
-        if (save) {
-            memcpy(p, ch, sizeof *ch);
-            continue;
-        }
-        gait_gate_hook hook = ch->gate_hook;
-        void *gate_user = ch->gate_user, *user_data = ch->user_data;
-        gait_traverse_hook trav_hook = ch->trav.hook; /* the host's, like the gate hook */
-        void *trav_user = ch->trav.hook_user;
-        gait_move_hook move_hook = ch->motion.hook;
-        void *move_user = ch->motion.hook_user;
-        memcpy(ch, p, sizeof *ch);
-        ch->gate_hook = hook;
-        ch->gate_user = gate_user;
-        ch->user_data = user_data;
-        /* the body's open-country cache is keyed to this collider's revision: a snapshot from
-         * another world could carry a matching number for other geometry. It is only a
-         * shortcut (results are the same bits either way), so drop it */
-        ch->body.near.valid = false;
-        ch->trav.scan_revision = 0; /* the last scan's shortcut, for the same reason */
-        ch->trav.hook = trav_hook;
-        ch->trav.hook_user = trav_user;
-        ch->motion.hook = move_hook;
-        ch->motion.hook_user = move_user;
-        gait__motion_sanitize(&ch->motion);
+/* The world's and a character's tables, the record sizes and the header's: the same number for
+ * two builds that lay the state out the same way. */
+static uint64_t layout_fingerprint(void) {
+    uint64_t h = gait__fnv1a(GAIT__FNV_BASIS, MAGIC, 8);
+    const uint64_t sizes[3] = {sizeof(snapshot_header), sizeof(struct gait_world),
+                               sizeof(gait__character)};
+    h = gait__fnv1a(h, sizes, sizeof sizes);
+    h = gait__layout_fingerprint(&gait__world_layout, h);
+    return gait__layout_fingerprint(&gait__character_layout, h);
+}
+
+/* FNV-1a of the header (its checksum zero) and the payload. */
+static uint64_t checksum(const snapshot_header *h, const unsigned char *payload) {
+    snapshot_header z = *h;
+    z.checksum = 0;
+    return gait__fnv1a(gait__fnv1a(GAIT__FNV_BASIS, &z, sizeof z), payload, (size_t)h->payload_size);
+}
+
+/* A dead slot's record: its generation and alive only (nothing else of it is ever read). */
+static void save_slot(unsigned char *rec, const gait__character *ch) {
+    if (ch->alive) {
+        gait__layout_copy(&gait__character_layout, rec, ch, false);
+        return;
     }
+    memcpy(rec + offsetof(gait__character, generation), &ch->generation, sizeof ch->generation);
+    memcpy(rec + offsetof(gait__character, alive), &ch->alive, sizeof ch->alive);
 }
 
 gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t capacity,
@@ -87,48 +72,132 @@ gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t c
     if (capacity < need)
         return FAIL((gait_world *)w, GAIT_ERR_CAPACITY, "snapshot: needs %zu bytes, buffer has %zu",
                     need, capacity);
-    unsigned char *p = buffer;
+    unsigned char *p = buffer, *payload = p + sizeof(snapshot_header);
+    memset(p, 0, need);
+    gait__layout_copy(&gait__world_layout, payload, w, false);
+    unsigned char *rec = payload + sizeof(struct gait_world);
+    for (int i = 0; i < w->capacity; i++, rec += sizeof(gait__character))
+        save_slot(rec, &w->characters[i]);
     snapshot_header h;
     memset(&h, 0, sizeof h);
-    memcpy(h.magic, "gaitsnp1", 8);
+    memcpy(h.magic, MAGIC, 8);
     h.header_size = sizeof h;
+    h.world_size = sizeof(struct gait_world);
     h.character_size = sizeof(gait__character);
     h.capacity = (uint32_t)w->capacity;
     h.count = (uint32_t)w->count;
+    h.layout = layout_fingerprint();
     h.payload_size = payload_size(w);
-    payload_copy((gait_world *)w, p + sizeof h, true);
-    h.checksum = fnv1a(FNV_BASIS, p + sizeof h, h.payload_size);
+    h.checksum = checksum(&h, payload);
     memcpy(p, &h, sizeof h);
     if (out_size) *out_size = need;
+    return GAIT_OK;
+}
+
+/* The header: a gait snapshot whole (no byte read past `size`), uncorrupted, of this build and a
+ * world of this size. */
+static gait_status check_header(gait_world *w, const unsigned char *p, size_t size,
+                                snapshot_header *h) {
+    if (size < sizeof *h)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: %zu bytes is too short (the header alone is %zu)",
+                    size, sizeof *h);
+    memcpy(h, p, sizeof *h);
+    if (memcmp(h->magic, "gaitsnp1", 8) == 0)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: an older format (gaitsnp1, no checked values); "
+                    "this build reads %s", MAGIC);
+    if (memcmp(h->magic, MAGIC, 8) != 0)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: not a gait snapshot (bad magic)");
+    if (h->header_size != sizeof *h)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: made by another build (header of %u bytes, this "
+                    "build's is %zu)", h->header_size, sizeof *h);
+    if (h->payload_size > size - sizeof *h)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: truncated (the header says %llu bytes follow, "
+                    "%zu do)", (unsigned long long)h->payload_size, size - sizeof *h);
+    if (checksum(h, p + sizeof *h) != h->checksum)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: checksum mismatch (corrupted)");
+    if (h->layout != layout_fingerprint() || h->world_size != sizeof(struct gait_world) ||
+        h->character_size != sizeof(gait__character) || h->reserved != 0)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: made by another build (its state is laid out "
+                    "otherwise)");
+    if (h->capacity != (uint32_t)w->capacity)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: made by a world of another size (capacity %u, "
+                    "this world %d)", h->capacity, w->capacity);
+    if (h->payload_size != payload_size(w))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: the header says %llu bytes of state; %u slots "
+                    "take %zu", (unsigned long long)h->payload_size, h->capacity, payload_size(w));
+    if (h->count > h->capacity)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: the header says %u live characters in %u slots",
+                    h->count, h->capacity);
+    return GAIT_OK;
+}
+
+/* Slot i's record into *ch (aligned, for the checks) and the verdict on it; *alive says whether
+ * it holds a live character. */
+static gait_status check_slot(gait_world *w, const unsigned char *rec, int i, gait__character *ch,
+                              bool *alive) {
+    memcpy(ch, rec, sizeof *ch);
+    char why[200];
+    const bool no = false, yes = true;
+    unsigned char flag[sizeof(bool)];
+    memcpy(flag, &ch->alive, sizeof flag);
+    if (memcmp(flag, &no, sizeof no) != 0 && memcmp(flag, &yes, sizeof yes) != 0)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: slot %d: alive = %u is not a boolean (0 or 1)",
+                    i + 1, (unsigned)flag[0]);
+    *alive = ch->alive;
+    if (*alive && !gait__layout_check(&gait__character_layout, ch, "", why, sizeof why))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: character %d (generation %u): %s", i + 1,
+                    ch->generation, why);
     return GAIT_OK;
 }
 
 gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_t size) {
     if (!w || !buffer) return GAIT_ERR_INVALID_ARGUMENT;
     if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "snapshot: restore refused while the world steps");
+    const unsigned char *p = buffer;
     snapshot_header h;
-    if (size < sizeof h) return FAIL(w, GAIT_ERR_FORMAT, "snapshot: %zu bytes is too short", size);
-    memcpy(&h, buffer, sizeof h);
-    if (memcmp(h.magic, "gaitsnp1", 8) != 0 || h.header_size != sizeof h)
-        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: not a gait snapshot (bad magic)");
-    if (h.character_size != sizeof(gait__character) || h.capacity != (uint32_t)w->capacity ||
-        h.payload_size != payload_size(w) || size < sizeof h + h.payload_size)
-        return FAIL(w, GAIT_ERR_FORMAT,
-                    "snapshot: made by another build or a world of another size (capacity %u, "
-                    "this world %d)", h.capacity, w->capacity);
-    const unsigned char *p = (const unsigned char *)buffer + sizeof h;
-    if (fnv1a(FNV_BASIS, p, h.payload_size) != h.checksum)
-        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: checksum mismatch (corrupted)");
-    payload_copy(w, (unsigned char *)p, false);
-    w->count = (int)h.count;
+    gait_status s = check_header(w, p, size, &h);
+    if (s != GAIT_OK) return s;
+
+    /* every record checked before anything changes: the world's, then each slot's */
+    const unsigned char *payload = p + sizeof h, *slots = payload + sizeof(struct gait_world);
+    struct gait_world world;
+    memcpy(&world, payload, sizeof world);
+    char why[200];
+    if (!gait__layout_check(&gait__world_layout, &world, "", why, sizeof why))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: world: %s", why);
+    gait__character ch;
+    uint32_t alive_count = 0;
+    for (int i = 0; i < w->capacity; i++) {
+        bool alive;
+        s = check_slot(w, slots + (size_t)i * sizeof ch, i, &ch, &alive);
+        if (s != GAIT_OK) return s;
+        alive_count += alive;
+    }
+    if (alive_count != h.count)
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: the header says %u live characters, the slots "
+                    "hold %u", h.count, alive_count);
+
+    /* commit: the state members; the host's pointers stay, caches go */
+    gait__layout_copy(&gait__world_layout, w, &world, true);
+    for (int i = 0; i < w->capacity; i++) {
+        gait__character *live = &w->characters[i];
+        memcpy(&ch, slots + (size_t)i * sizeof ch, sizeof ch);
+        if (ch.alive) {
+            gait__layout_copy(&gait__character_layout, live, &ch, true);
+        } else {
+            live->alive = false;
+            live->generation = ch.generation;
+        }
+    }
+    w->count = (int)alive_count;
     return GAIT_OK;
 }
 
 /* Hashes members one by one: whole-struct bytes would take in padding, which struct
  * assignments may fill with whatever the source's stack held. */
-static uint64_t hash_d(uint64_t h, double v) { return fnv1a(h, &v, sizeof v); }
+static uint64_t hash_d(uint64_t h, double v) { return gait__fnv1a(h, &v, sizeof v); }
 static uint64_t hash_v(uint64_t h, gait_vec3 v) { return hash_d(hash_d(hash_d(h, v.x), v.y), v.z); }
-static uint64_t hash_u(uint64_t h, uint64_t v) { return fnv1a(h, &v, sizeof v); }
+static uint64_t hash_u(uint64_t h, uint64_t v) { return gait__fnv1a(h, &v, sizeof v); }
 
 /* The three hashes share their member lists, so the state hash is the very sequence of bytes it
  * always was: its slot (alive, generation), then the simulation's head, the presentation's
@@ -197,7 +266,7 @@ static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
 
 uint64_t gait_world_state_hash(const gait_world *w) {
     if (!w) return 0;
-    uint64_t h = FNV_BASIS;
+    uint64_t h = GAIT__FNV_BASIS;
     h = hash_d(h, w->clock.accumulator);
     h = hash_u(h, w->steps);
     for (int i = 0; i < w->capacity; i++) {
@@ -211,7 +280,7 @@ uint64_t gait_world_state_hash(const gait_world *w) {
 
 uint64_t gait_world_simulation_hash(const gait_world *w) {
     if (!w) return 0;
-    uint64_t h = hash_u(FNV_BASIS, w->steps);
+    uint64_t h = hash_u(GAIT__FNV_BASIS, w->steps);
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
         h = hash_slot(h, ch);
@@ -222,7 +291,7 @@ uint64_t gait_world_simulation_hash(const gait_world *w) {
 
 uint64_t gait_world_presentation_hash(const gait_world *w) {
     if (!w) return 0;
-    uint64_t h = hash_d(FNV_BASIS, w->clock.accumulator);
+    uint64_t h = hash_d(GAIT__FNV_BASIS, w->clock.accumulator);
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
         h = hash_slot(h, ch);

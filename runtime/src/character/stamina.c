@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/core.h"
+#include "layouts.h"
 
 #define WIKI "Genshin Impact Wiki, Stamina"
 #define D(n, lo, hi, open, def, unit, file, src, doc) \
@@ -155,3 +157,35 @@ void gait_stamina_step(gait_stamina *p, const gait_stamina_costs *c, gait_state 
         if (p->value > p->max) p->value = p->max;
     }
 }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+/* The pool's settings by the def's schema (as gait_stamina_set_max, _set_multiplier and
+ * _set_refill check them), then what is left up to the max. */
+static bool stamina_rules(const void *base, char *err, size_t cap) {
+    const gait_stamina *p = base;
+    const struct { int field; double v; } checks[] = {
+        {F_MAX, p->max}, {F_RATE, p->refill_rate}, {F_DELAY, p->refill_delay},
+        {F_MULTIPLIER, p->multiplier},
+    };
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (gait_schema_check_value(&fields[checks[i].field], checks[i].v, err, cap) != GAIT_OK)
+            return false;
+    if (p->value > p->max) {
+        snprintf(err, cap, "value = %g is above max = %g", p->value, p->max);
+        return false;
+    }
+    return true;
+}
+
+static const gait__lfield stamina_rows[] = {
+    GAIT__LREAL(gait_stamina, value, 0, 1e6, "stamina"),
+    GAIT__LREAL(gait_stamina, max, -GAIT__LFINITE, GAIT__LFINITE, "stamina"),
+    GAIT__LREAL(gait_stamina, refill_rate, -GAIT__LFINITE, GAIT__LFINITE, "stamina/s"),
+    GAIT__LREAL(gait_stamina, refill_delay, -GAIT__LFINITE, GAIT__LFINITE, "s"),
+    GAIT__LREAL(gait_stamina, multiplier, -GAIT__LFINITE, GAIT__LFINITE, "x"),
+    GAIT__LREAL(gait_stamina, rest, 0, GAIT__LFINITE, "s"),
+    /* a stroke is taken 1e-9 s early (gait_stamina_step), leaving the timer that much below 0 */
+    GAIT__LREAL(gait_stamina, stroke_timer, -1e-6, GAIT__LFINITE, "s"),
+};
+GAIT__LTABLE(gait__stamina_layout, gait_stamina, stamina_rows, NULL, stamina_rules);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collide/collide_layout.h"
 #include "core/vec.h"
 #include "debug_draw.h"
+#include "layouts.h"
 #include "world_internal.h"
 
 #define FAIL GAIT__FAIL
@@ -97,3 +99,140 @@ gait_status gait_world_draw_debug(const gait_world *w) {
     gait__gadgets_draw(w, d); /* the world's gadgets (gadget.c) */
     return GAIT_OK;
 }
+
+/* ---- layouts (layouts.h) ------------------------------------------------------------------ */
+
+/* Points a scan or an action finds lie within metres of the body's feet. Directions are unit (a
+ * hair past 1 from rounding). */
+#define NEAR_BODY GAIT__NEAR_LIMIT
+#define UNIT 1.000001
+
+static const gait__lfield query_rows[] = {
+    GAIT__LVEC3(gait_traverse_query, feet, -GAIT__POS_LIMIT, GAIT__POS_LIMIT, "m"),
+    GAIT__LVEC3(gait_traverse_query, forward, -UNIT, UNIT, ""),
+    GAIT__LREAL(gait_traverse_query, speed, 0, 2 * GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LREAL(gait_traverse_query, radius, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, height, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, step_height, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, max_height, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, min_height, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, reach_min, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, reach_max, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, reach_speed, 0, GAIT__LFINITE, "m/s"),
+    GAIT__LREAL(gait_traverse_query, grab_margin, 0, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_query, max_ledge_slope, 0, GAIT__LFINITE, "rad"),
+    GAIT__LREAL(gait_traverse_query, max_drop, 0, GAIT__LFINITE, "m"),
+    GAIT__LSTRUCT(gait_traverse_query, filter, gait__filter_layout),
+};
+GAIT__LTABLE(gait__traverse_query_layout, gait_traverse_query, query_rows, NULL, NULL);
+
+static const gait__lfield scan_rows[] = {
+    GAIT__LBOOL(gait_traverse_scan, wall),
+    GAIT__LBOOL(gait_traverse_scan, ledge),
+    GAIT__LBOOL(gait_traverse_scan, room),
+    GAIT__LBOOL(gait_traverse_scan, thick),
+    GAIT__LBOOL(gait_traverse_scan, back_floor),
+    GAIT__LBOOL(gait_traverse_scan, ok),
+    GAIT__LTEXT(gait_traverse_scan, reason),
+    GAIT__LVEC3(gait_traverse_scan, wall_point, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait_traverse_scan, wall_normal, -UNIT, UNIT, ""),
+    GAIT__LREAL(gait_traverse_scan, wall_distance, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LSTRUCT(gait_traverse_scan, landmark, gait__landmark_id_layout),
+    GAIT__LVEC3(gait_traverse_scan, edge, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait_traverse_scan, ledge_a, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait_traverse_scan, ledge_b, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait_traverse_scan, grab, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait_traverse_scan, ledge_normal, -UNIT, UNIT, ""),
+    GAIT__LREAL(gait_traverse_scan, height, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_scan, depth, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_scan, back_floor_height, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_scan, back_floor_distance, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LINT(gait_traverse_scan, sweeps, 0, 2147483647),
+    GAIT__LINT(gait_traverse_scan, rays, 0, 2147483647),
+};
+GAIT__LTABLE(gait__traverse_scan_layout, gait_traverse_scan, scan_rows, NULL, NULL);
+
+/* v within the range of the schema's field, or "as = v is out of range; allowed ...". */
+static bool schema_range(const gait_schema *s, const char *field, const char *as, double v,
+                         char *err, size_t cap) {
+    const gait_schema_field *f = gait_schema_find(s, "", field);
+    if (!f || gait_schema_valid(f, v)) return true;
+    char range[96];
+    gait_schema_range_text(f, range, sizeof range);
+    snprintf(err, cap, "%s = %g is out of range; allowed %s (%s's %s)", as, v, range, s->name,
+             field);
+    return false;
+}
+
+/* A scan's query was made from a body's numbers and the traversal table (gait__traverse_body_
+ * query): a query the scan takes, each number within its source's schema. */
+static bool query_rules(const gait_traverse_query *q, char *err, size_t cap) {
+    if (!gait__traverse_query_valid(q)) {
+        snprintf(err, cap, "query is not one the scan takes (radius > 0, height >= 2 radius, "
+                 "max_height > 0, reach_max >= reach_min > 0, reach_speed > 0)");
+        return false;
+    }
+    const gait_schema *loc = gait_locomotion_schema(), *tab = gait_traverse_table_schema(),
+                      *row = gait_traverse_action_schema();
+    return schema_range(loc, "capsule_radius", "query.radius", q->radius, err, cap) &&
+           schema_range(loc, "capsule_height", "query.height", q->height, err, cap) &&
+           schema_range(loc, "step_height", "query.step_height", q->step_height, err, cap) &&
+           schema_range(row, "max_height", "query.max_height", q->max_height, err, cap) &&
+           schema_range(row, "max_height", "query.min_height", q->min_height, err, cap) &&
+           schema_range(tab, "reach_min", "query.reach_min", q->reach_min, err, cap) &&
+           schema_range(tab, "reach_max", "query.reach_max", q->reach_max, err, cap) &&
+           schema_range(tab, "reach_speed", "query.reach_speed", q->reach_speed, err, cap) &&
+           schema_range(tab, "grab_margin", "query.grab_margin", q->grab_margin, err, cap) &&
+           schema_range(tab, "max_ledge_slope", "query.max_ledge_slope", q->max_ledge_slope,
+                        err, cap) &&
+           schema_range(tab, "max_drop", "query.max_drop", q->max_drop, err, cap);
+}
+
+/* The path's next waypoint within its count; the last scan (the debug view runs its query again)
+ * one the scan takes. */
+static bool traverse_rules(const void *base, char *err, size_t cap) {
+    const gait__traverse *t = base;
+    if (t->path_next > t->path_count) {
+        snprintf(err, cap, "path_next = %d is past path_count = %d", t->path_next, t->path_count);
+        return false;
+    }
+    return !t->scanned || query_rules(&t->query, err, cap);
+}
+
+/* Counters: actions started since create (one per 0.15 s at most: 2^30 is five years of
+ * nothing else, and far from int's end). Speeds: a row's (the action schema's, up to 50 m/s) or
+ * what the body carried. */
+static const gait__lfield traverse_rows[] = {
+    GAIT__LSTRUCT(gait__traverse, query, gait__traverse_query_layout),
+    GAIT__LSTRUCT(gait__traverse, scan, gait__traverse_scan_layout),
+    GAIT__LBOOL(gait__traverse, scanned),
+    GAIT__LCACHE(gait__traverse, scan_revision), /* keyed to this collider: dropped */
+    GAIT__LBOOL(gait__traverse, pending),
+    GAIT__LINT(gait__traverse, pending_kind, 0, GAIT_TRAVERSE_KIND_COUNT - 1),
+    GAIT__LINT(gait__traverse, pending_row, -1, GAIT_TRAVERSE_MAX_ACTIONS - 1),
+    GAIT__LINT(gait__traverse, kind, 0, GAIT_TRAVERSE_KIND_COUNT - 1),
+    GAIT__LINT(gait__traverse, phase, 0, GAIT_TRAVERSE_PHASE_DONE),
+    GAIT__LREAL(gait__traverse, seconds, 0, GAIT__LFINITE, "s"),
+    GAIT__LREAL(gait__traverse, blocked, 0, GAIT__LFINITE, "s"),
+    GAIT__LINT(gait__traverse, actions, 0, 1 << 30),
+    GAIT__LVEC3(gait__traverse, origin, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait__traverse, in, -UNIT, UNIT, ""),
+    GAIT__LREAL(gait__traverse, ledge_y, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LREAL(gait__traverse, corridor, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LVEC3(gait__traverse, path, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LINT(gait__traverse, path_count, 0, 4),
+    GAIT__LINT(gait__traverse, path_next, 0, 4),
+    GAIT__LREAL(gait__traverse, rise_speed, 0, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LREAL(gait__traverse, cross_speed, 0, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LREAL(gait__traverse, drop_speed, 0, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LBOOL(gait__traverse, latch),
+    GAIT__LVEC3(gait__traverse, latch_min, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LVEC3(gait__traverse, latch_max, -NEAR_BODY, NEAR_BODY, "m"),
+    GAIT__LSTRUCT(gait__traverse, latch_landmark, gait__landmark_id_layout),
+    GAIT__LREAL(gait__traverse, cooldown, 0, GAIT__LFINITE, "s"),
+    GAIT__LHOST(gait__traverse, hook),
+    GAIT__LHOST(gait__traverse, hook_user),
+};
+#undef NEAR_BODY
+#undef UNIT
+GAIT__LTABLE(gait__traverse_layout, gait__traverse, traverse_rows, NULL, traverse_rules);

@@ -47,6 +47,10 @@ typedef struct gait__traverse {
 /* A traversal action is playing (not over). */
 bool gait__traverse_playing(const gait__traverse *t);
 
+/* A query the scan takes: finite, radius > 0, height >= 2 radius, reaches ordered, ... (the scan
+ * answers any other with "invalid query"). */
+bool gait__traverse_query_valid(const gait_traverse_query *q);
+
 /* ---- the choice (traverse_choose.c) ------------------------------------------------------ */
 
 /* The scan's query for a body of these numbers at feet going forward at speed; climbing: over

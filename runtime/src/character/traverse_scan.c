@@ -136,7 +136,7 @@ static bool fail(gait_traverse_scan *s, const char *why) {
     return false;
 }
 
-static bool query_valid(const gait_traverse_query *q) {
+bool gait__traverse_query_valid(const gait_traverse_query *q) {
     return v3_finite(q->feet) && v3_finite(q->forward) && isfinite(q->speed) &&
            isfinite(q->radius) && q->radius > 0 && isfinite(q->height) &&
            q->height >= 2 * q->radius && isfinite(q->step_height) && q->step_height >= 0 &&
@@ -335,7 +335,7 @@ bool gait__traverse_scan(const gait_collider *col, gait_gather *g, const gait_tr
     if (!s) return false;
     memset(s, 0, sizeof *s);
     set_reason(s, "invalid query");
-    if (!col || !q || !query_valid(q)) return false;
+    if (!col || !q || !gait__traverse_query_valid(q)) return false;
     scan_ctx x = {col, g, q, draw, s};
     scan_state st;
     memset(&st, 0, sizeof st);

@@ -3,10 +3,12 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/core.h"
 #include "core/vec.h"
+#include "layouts.h"
 
 #define FAIL GAIT__FAIL
 
@@ -182,3 +184,49 @@ double gait_world_alpha(const gait_world *w) { return w ? gait_clock_alpha(&w->c
 uint64_t gait_world_step_count(const gait_world *w) { return w ? w->steps : 0; }
 double gait_world_step_seconds(const gait_world *w) { return w ? w->clock.step_seconds : 0; }
 const gait_clock *gait_world_clock(const gait_world *w) { return w ? &w->clock : NULL; }
+
+/* ---- layout (layouts.h) ------------------------------------------------------------------- */
+
+/* What a snapshot holds of the world itself: the clock, the step count and the body types'
+ * numbers. The rest is the host's or the world's own and stays as it is through a restore: the
+ * hooks, the collision geometry, the character pool (each slot is its own record), its size (the
+ * snapshot's header must match it), the live count (counted again from the slots), the last
+ * error, the traversal table (tuning the host sets, like the geometry), the debug callbacks, the
+ * step's gather, the lock, the gadgets (world data like the geometry, gait/motion.h). */
+/* A measured body type's numbers, as gait_world_set_locomotion checks them. */
+static bool world_rules(const void *base, char *err, size_t cap) {
+    const gait_world *w = base;
+    for (int t = 0; t < GAIT_BODY_TYPE_COUNT; t++) {
+        char why[160];
+        if (w->is_measured[t] && gait_locomotion_validate(&w->measured[t], why, sizeof why) != GAIT_OK) {
+            snprintf(err, cap, "measured[%s].%s", body_type_names[t], why);
+            return false;
+        }
+    }
+    return true;
+}
+
+static const gait__lfield world_rows[] = {
+    GAIT__LHOST(struct gait_world, hooks),
+    GAIT__LSTRUCT(struct gait_world, clock, gait__clock_layout),
+    GAIT__LUINT(struct gait_world, steps, 0, GAIT__LU64_ANY),
+    GAIT__LHOST(struct gait_world, collider),
+    GAIT__LSTRUCT(struct gait_world, provisional, gait__locomotion_layout),
+    /* numbers only (zero until measured: world_rules checks those in use) */
+    GAIT__LREAL(struct gait_world, measured, -GAIT__LFINITE, GAIT__LFINITE, ""),
+    GAIT__LBOOL(struct gait_world, is_measured),
+    GAIT__LHOST(struct gait_world, characters),
+    GAIT__LHOST(struct gait_world, capacity),
+    GAIT__LHOST(struct gait_world, count),
+    GAIT__LHOST(struct gait_world, error),
+    GAIT__LHOST(struct gait_world, traverse_table),
+    GAIT__LHOST(struct gait_world, debug_draw),
+    GAIT__LHOST(struct gait_world, gather),       /* a cache of the step's queries, and its */
+    GAIT__LHOST(struct gait_world, gather_mem),   /* scratch: the same bits without it */
+    GAIT__LHOST(struct gait_world, gather_bytes),
+    GAIT__LHOST(struct gait_world, stepping),     /* the lock: a restore never runs inside a step */
+    GAIT__LHOST(struct gait_world, gadgets),      /* world data, like the geometry */
+    GAIT__LHOST(struct gait_world, gadget_count),
+    GAIT__LHOST(struct gait_world, gadget_capacity),
+};
+GAIT__LTABLE(gait__world_layout, struct gait_world, world_rows, NULL, world_rules);
