@@ -165,27 +165,37 @@ static bool schema_range(const gait_schema *s, const char *field, const char *as
 }
 
 /* A scan's query was made from a body's numbers and the traversal table (gait__traverse_body_
- * query): a query the scan takes, each number within its source's schema. */
+ * query): each number within its source's schema, in the order the scan needs them. */
 static bool query_rules(const gait_traverse_query *q, char *err, size_t cap) {
-    if (!gait__traverse_query_valid(q)) {
-        snprintf(err, cap, "query is not one the scan takes (radius > 0, height >= 2 radius, "
-                 "max_height > 0, reach_max >= reach_min > 0, reach_speed > 0)");
-        return false;
-    }
     const gait_schema *loc = gait_locomotion_schema(), *tab = gait_traverse_table_schema(),
                       *row = gait_traverse_action_schema();
-    return schema_range(loc, "capsule_radius", "query.radius", q->radius, err, cap) &&
-           schema_range(loc, "capsule_height", "query.height", q->height, err, cap) &&
-           schema_range(loc, "step_height", "query.step_height", q->step_height, err, cap) &&
-           schema_range(row, "max_height", "query.max_height", q->max_height, err, cap) &&
-           schema_range(row, "max_height", "query.min_height", q->min_height, err, cap) &&
-           schema_range(tab, "reach_min", "query.reach_min", q->reach_min, err, cap) &&
-           schema_range(tab, "reach_max", "query.reach_max", q->reach_max, err, cap) &&
-           schema_range(tab, "reach_speed", "query.reach_speed", q->reach_speed, err, cap) &&
-           schema_range(tab, "grab_margin", "query.grab_margin", q->grab_margin, err, cap) &&
-           schema_range(tab, "max_ledge_slope", "query.max_ledge_slope", q->max_ledge_slope,
-                        err, cap) &&
-           schema_range(tab, "max_drop", "query.max_drop", q->max_drop, err, cap);
+    if (!(schema_range(loc, "capsule_radius", "query.radius", q->radius, err, cap) &&
+          schema_range(loc, "capsule_height", "query.height", q->height, err, cap) &&
+          schema_range(loc, "step_height", "query.step_height", q->step_height, err, cap) &&
+          schema_range(row, "max_height", "query.max_height", q->max_height, err, cap) &&
+          schema_range(row, "max_height", "query.min_height", q->min_height, err, cap) &&
+          schema_range(tab, "reach_min", "query.reach_min", q->reach_min, err, cap) &&
+          schema_range(tab, "reach_max", "query.reach_max", q->reach_max, err, cap) &&
+          schema_range(tab, "reach_speed", "query.reach_speed", q->reach_speed, err, cap) &&
+          schema_range(tab, "grab_margin", "query.grab_margin", q->grab_margin, err, cap) &&
+          schema_range(tab, "max_ledge_slope", "query.max_ledge_slope", q->max_ledge_slope, err,
+                       cap) &&
+          schema_range(tab, "max_drop", "query.max_drop", q->max_drop, err, cap)))
+        return false;
+    if (q->height < 2 * q->radius)
+        snprintf(err, cap, "query.height = %g is below twice query.radius = %g", q->height,
+                 q->radius);
+    else if (q->reach_max < q->reach_min)
+        snprintf(err, cap, "query.reach_max = %g is below query.reach_min = %g", q->reach_max,
+                 q->reach_min);
+    else if (!(q->max_height > 0))
+        snprintf(err, cap, "query.max_height = %g: a scan's ledges must be higher than 0",
+                 q->max_height);
+    else if (!gait__traverse_query_valid(q)) /* the scan's own test, should the two drift apart */
+        snprintf(err, cap, "query is not one the scan takes");
+    else
+        return true;
+    return false;
 }
 
 /* The path's next waypoint within its count; the last scan (the debug view runs its query again)
