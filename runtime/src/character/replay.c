@@ -416,12 +416,15 @@ static gait_status parse_input(parser *ps, char *line, size_t cap, unsigned long
     if (character_index(d, ri.id) < 0)
         return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: input for character %llu %llu, "
                      "which the header does not name", k + 1, idx, gen);
+    if (!grow(&d->hooks, (void **)&d->inputs, &d->input_cap, sizeof *d->inputs, d->input_count + 1))
+        return PFAIL(ps, GAIT_ERR_OUT_OF_MEMORY, "out of memory");
     d->inputs[d->input_count++] = ri;
     return GAIT_OK;
 }
 
-/* Frame k of `declared`: "f SECONDS INPUTS" and its inputs. The declared count is not trusted
- * for the allocation (a lie costs memory): the arrays grow a frame at a time. */
+/* Frame k of `declared`: "f SECONDS INPUTS" and its inputs. The declared counts are not trusted
+ * for the allocation (a lie would cost memory the file does not hold): the arrays grow a frame
+ * and an input at a time, as the lines come. */
 static gait_status parse_frame(parser *ps, char *line, size_t cap, unsigned long long k,
                                unsigned long long declared) {
     replay_data *d = ps->d;
@@ -439,9 +442,7 @@ static gait_status parse_frame(parser *ps, char *line, size_t cap, unsigned long
         !parse_ulong(&s, (unsigned long long)GAIT_REPLAY_MAX_CHARACTERS * 64, &count) || *s)
         return PFAIL(ps, GAIT_ERR_FORMAT, "frame %llu: seconds must be finite and >= 0, then "
                      "an input count", k + 1);
-    if (!grow(&d->hooks, (void **)&d->frames, &d->frame_cap, sizeof *d->frames, d->frame_count + 1) ||
-        !grow(&d->hooks, (void **)&d->inputs, &d->input_cap, sizeof *d->inputs,
-              d->input_count + (size_t)count))
+    if (!grow(&d->hooks, (void **)&d->frames, &d->frame_cap, sizeof *d->frames, d->frame_count + 1))
         return PFAIL(ps, GAIT_ERR_OUT_OF_MEMORY, "out of memory");
     replay_frame *fr = &d->frames[d->frame_count++];
     fr->seconds = seconds;
