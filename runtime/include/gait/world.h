@@ -82,14 +82,20 @@ const gait_clock *gait_world_clock(const gait_world *world);
  * stamina, held input, camera, animation signal, the body's memory) and the body-type numbers.
  * Not the collision geometry (the host's, static) nor hooks and user data (kept as they are).
  * Stepping on from a restored snapshot gives bit-identical states to stepping on from the
- * original — for rollback netcode and replays. The format is this build's own (same binary,
- * same capacity); a buffer from another build or world size is refused with GAIT_ERR_FORMAT. */
+ * original — for rollback netcode and replays. The format is this build's own (same layout,
+ * same capacity); a buffer from another build or world size is refused with GAIT_ERR_FORMAT.
+ * Equal states give equal bytes; no pointer of the host's is in them. */
 size_t gait_world_snapshot_size(const gait_world *world);
 /* Writes the snapshot into buffer (capacity bytes); *out_size (may be NULL) receives its size.
  * CAPACITY (nothing written) when the buffer is too small. Allocates nothing. */
 gait_status gait_world_snapshot_save(const gait_world *world, void *buffer, size_t capacity,
                                      size_t *out_size);
-/* Restores a snapshot; checks its header and checksum first and changes nothing on failure. */
+/* Restores a snapshot. A snapshot is untrusted content: restore checks its header, its checksum
+ * (FNV-1a over the header and the state: it finds corruption, not forgery) and every value it
+ * holds, as the setters and defs check them (ranges, finiteness, enums, booleans, ids, counts,
+ * strings ended), and refuses it with GAIT_ERR_FORMAT and a message naming the value and the
+ * character ("snapshot: character 2 (generation 0): phase.state = 99 is out of range; ...");
+ * nothing changes then. Bytes past the snapshot's own size are not read. */
 gait_status gait_world_snapshot_restore(gait_world *world, const void *buffer, size_t size);
 /* FNV-1a hashes of the state, member by member (no padding bytes): equal states, equal hashes.
  *   simulation:   what the steps read and write — the step count, every character's pose,

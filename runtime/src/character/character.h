@@ -1,5 +1,6 @@
 /* Internal: a character — everything a step reads and writes for one body, grouped by the stage
- * that owns each part (docs/design.md, "A character"). The snapshot copies it whole; the state
+ * that owns each part (docs/design.md, "A character"). A snapshot holds it through its layout
+ * table (character.c; a new member needs its row there: docs/design.md, "Snapshots"); the state
  * hash reads it member by member (snapshot.c). */
 #ifndef GAIT_CHARACTER_H
 #define GAIT_CHARACTER_H

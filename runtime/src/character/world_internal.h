@@ -1,5 +1,7 @@
 /* Internal: the world — the character pool, the body-type numbers, the clock and the tables
- * every character reads (world.c, character.c, step.c, snapshot.c, traverse.c). */
+ * every character reads (world.c, character.c, step.c, snapshot.c, traverse.c). A new member of
+ * struct gait_world needs its row in world.c's layout table: state a snapshot holds, or HOST
+ * (docs/design.md, "Snapshots"). */
 #ifndef GAIT_WORLD_INTERNAL_H
 #define GAIT_WORLD_INTERNAL_H
 
