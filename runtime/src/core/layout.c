@@ -56,34 +56,45 @@ static uint64_t read_uint(const unsigned char *p, size_t size) {
     }
 }
 
-static bool element_ok(const gait__lfield *f, const unsigned char *p, const char *name, char *err,
-                       size_t cap) {
+static bool check_table(const gait__ltable *t, const void *base, char *err, size_t cap);
+
+/* Element k of row f at p: in its range. The name is only made for a message (a restore checks
+ * every member of every character: no formatting on the way). */
+static bool element_ok(const gait__lfield *f, const unsigned char *p, const char *prefix, size_t k,
+                       char *err, size_t cap) {
+    char name[160];
     switch (f->kind) {
     case GAIT__L_REAL: {
         double v;
         memcpy(&v, p, sizeof v);
+        if (v >= f->min && v <= f->max) return true;
+        member_name(name, sizeof name, prefix, f, k);
         return real_ok(name, v, f->min, f->max, f->unit, err, cap);
     }
     case GAIT__L_VEC3: {
         gait_vec3 v;
         memcpy(&v, p, sizeof v);
         const double c[3] = {v.x, v.y, v.z};
-        for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++) {
+            if (c[i] >= f->min && c[i] <= f->max) continue;
             char part[176];
-            snprintf(part, sizeof part, "%.160s.%c", name, "xyz"[k]);
-            if (!real_ok(part, c[k], f->min, f->max, f->unit, err, cap)) return false;
+            member_name(name, sizeof name, prefix, f, k);
+            snprintf(part, sizeof part, "%.160s.%c", name, "xyz"[i]);
+            return real_ok(part, c[i], f->min, f->max, f->unit, err, cap);
         }
         return true;
     }
     case GAIT__L_BOOL: {
         const bool no = false, yes = true;
         if (memcmp(p, &no, sizeof no) == 0 || memcmp(p, &yes, sizeof yes) == 0) return true;
+        member_name(name, sizeof name, prefix, f, k);
         snprintf(err, cap, "%s = %u is not a boolean (0 or 1)", name, (unsigned)p[0]);
         return false;
     }
     case GAIT__L_INT: {
         int64_t v = read_int(p, f->elem);
         if ((double)v >= f->min && (double)v <= f->max) return true;
+        member_name(name, sizeof name, prefix, f, k);
         snprintf(err, cap, "%s = %lld is out of range; allowed %.0f..%.0f", name, (long long)v,
                  f->min, f->max);
         return false;
@@ -91,16 +102,23 @@ static bool element_ok(const gait__lfield *f, const unsigned char *p, const char
     case GAIT__L_UINT: {
         uint64_t v = read_uint(p, f->elem);
         if ((double)v >= f->min && (double)v <= f->max) return true;
+        member_name(name, sizeof name, prefix, f, k);
         snprintf(err, cap, "%s = %llu is out of range; allowed %.0f..%.0f", name,
                  (unsigned long long)v, f->min, f->max);
         return false;
     }
     case GAIT__L_TEXT:
         if (memchr(p, 0, f->elem)) return true;
+        member_name(name, sizeof name, prefix, f, k);
         snprintf(err, cap, "%s is not a string ended within its %zu bytes", name, f->elem);
         return false;
-    case GAIT__L_STRUCT:
-        return gait__layout_check(f->sub, p, name, err, cap);
+    case GAIT__L_STRUCT: {
+        char inner[256];
+        if (check_table(f->sub, p, inner, sizeof inner)) return true;
+        member_name(name, sizeof name, prefix, f, k); /* the path into the struct */
+        snprintf(err, cap, "%.100s.%.150s", name, inner);
+        return false;
+    }
     case GAIT__L_HOST:
     case GAIT__L_CACHE:
         return true;
@@ -108,10 +126,9 @@ static bool element_ok(const gait__lfield *f, const unsigned char *p, const char
     return true;
 }
 
-bool gait__layout_check(const gait__ltable *t, const void *base, const char *prefix, char *err,
-                        size_t cap) {
+/* The table's checks, messages relative to the struct (no prefix). */
+static bool check_table(const gait__ltable *t, const void *base, char *err, size_t cap) {
     const unsigned char *b = base;
-    char name[160];
     if (t->schema) {
         const gait_schema *s = t->schema();
         for (int i = 0; i < s->count; i++) {
@@ -120,28 +137,29 @@ bool gait__layout_check(const gait__ltable *t, const void *base, const char *pre
             if (gait_schema_valid(sf, v)) continue;
             char why[200];
             gait_schema_check_value(sf, v, why, sizeof why);
-            snprintf(err, cap, "%s%s%s%s%s", prefix, prefix[0] ? "." : "", sf->group,
-                     sf->group[0] ? "." : "", why);
+            snprintf(err, cap, "%s%s%s", sf->group, sf->group[0] ? "." : "", why);
             return false;
         }
     }
     for (int i = 0; i < t->count; i++) {
         const gait__lfield *f = &t->fields[i];
         size_t n = f->size / f->elem;
-        for (size_t k = 0; k < n; k++) {
-            member_name(name, sizeof name, prefix, f, k);
-            if (!element_ok(f, b + f->offset + k * f->elem, name, err, cap)) return false;
-        }
+        for (size_t k = 0; k < n; k++)
+            if (!element_ok(f, b + f->offset + k * f->elem, "", k, err, cap)) return false;
     }
     if (t->rules) {
-        char why[200];
-        why[0] = 0;
-        if (!t->rules(base, why, sizeof why)) {
-            snprintf(err, cap, "%s%s%s", prefix, prefix[0] ? "." : "", why);
-            return false;
-        }
+        err[0] = 0;
+        if (!t->rules(base, err, cap)) return false;
     }
     return true;
+}
+
+bool gait__layout_check(const gait__ltable *t, const void *base, const char *prefix, char *err,
+                        size_t cap) {
+    char why[256];
+    if (check_table(t, base, why, sizeof why)) return true;
+    snprintf(err, cap, "%s%s%s", prefix, prefix[0] ? "." : "", why);
+    return false;
 }
 
 void gait__layout_copy(const gait__ltable *t, void *dst, const void *src, bool restore) {
