@@ -100,3 +100,37 @@ TEST(body_mover_walks_at_the_velocity_given) {
     CHECK_NEAR(s.feet.x, 12, 0.2); /* 2 s at 6 m/s, less the fall's first steps */
     gait_world_destroy(w);
 }
+
+static double v3_len_(gait_vec3 v) { return sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
+/* Fills the stack below the caller with a pattern, so a local left unset by the next call reads
+ * it (0x7F bytes: a double of about 1.4e306) rather than whatever a luckier run left there. */
+__attribute__((noinline)) static void poison_stack(void) {
+    volatile unsigned char junk[8192];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = 0x7F;
+}
+
+/* A fly that the terrain lifts under a ceiling, from a start past the terrain's edge: the move
+ * goes back to the start, where there is no terrain to read a normal from. The normals it reports
+ * are unit (the start's ground is taken as flat, as everywhere off the terrain's edge); the one
+ * left unset once became a wall normal of (-7.2, 0, 0) in a character's state, refused by its
+ * snapshot's check (tests/fuzz/fuzz_body.c, seed 797090202). */
+TEST(body_mover_fly_back_past_the_terrain_edge_reports_unit_normals) {
+    gait_world *w = bw_world(NULL);
+    bw_terrain(w, bw_flat0, 0, -8, 16, 1.0); /* x from 0: the start at x = -0.2 is off it */
+    gait_collider *c = gait_world_collider(w);
+    bw_box(w, -2, 1.3, -2, 2, 1.6, 2); /* a slab over the edge, 1.3 m up */
+    /* the feet start 0.5 m below the terrain's height: over it the terrain lifts them, and the
+     * 1.7 m capsule's top, at 1.2 m, has no room to rise 0.5 m under the slab */
+    gait_mover m;
+    gait_mover_init(&m, c, 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait_vec3 feet = {-0.2, -0.5, 0};
+    gait_move_result r;
+    poison_stack();
+    gait_mover_fly(&m, &feet, (gait_vec3){0.5, 0, 0}, (gait_vec3){30, 0, 0}, NULL, &r);
+    CHECK_NEAR(feet.x, -0.2, 1e-12); /* back at the start: the lift had no room */
+    if (r.wall) CHECK_NEAR(v3_len_(r.wall_normal), 1, 1e-9);
+    if (r.grounded || r.steep) CHECK_NEAR(v3_len_(r.ground_normal), 1, 1e-9);
+    CHECK(r.grounded || r.wall);
+    gait_world_destroy(w);
+}

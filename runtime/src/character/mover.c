@@ -643,7 +643,9 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
              * (over it, the terrain there) and drop the velocity that went in */
             gait_vec3 s0 = *feet_io;
             double h0;
-            gait_vec3 tn0;
+            gait_vec3 tn0 = UP; /* off the terrain's edge terrain_at writes nothing: flat, as
+                                   project_terrain takes it (left unset, a stack's garbage became
+                                   the wall's normal: found by a snapshot's check) */
             if (terrain_at(m, s0.x, s0.z, &h0, &tn0) && s0.y < h0) s0.y = h0;
             p = s0;
             v = v3(0, v.y < 0 ? 0 : v.y, 0);
