@@ -2,6 +2,7 @@
  * API and through `gait run --record` / `gait replay`; malformed files are refused with the
  * file's name and line, never a crash; bad arguments change nothing. */
 #include "check.h"
+#include "cli_fixtures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -276,29 +277,11 @@ TEST(replay_missing_file_names_it) {
 
 /* ---- the CLI: gait run --record at 144 fps, gait replay, the same hash ---------------------- */
 
-static int run_capture(const char *cmd, char *out, size_t cap) {
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    return pclose(p);
-}
-
 static const char *hash_line(const char *out) { return strstr(out, "state hash: "); }
 
 TEST(cli_record_at_144_fps_and_replay_give_the_same_hash) {
-    char exe[1024], gait[1100];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    CHECK(n > 0);
-    if (n <= 0) return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(gait, sizeof gait, "%s/../gait", exe); /* build/tests/.. = build/gait */
-    if (access(gait, X_OK) != 0 || access("tests/replays/scenario_kit_walk.lua", R_OK) != 0) {
-        printf("  (skipped: run from the repository root with %s built)\n", gait);
-        return;
-    }
+    char gait[1100];
+    if (!cli_gait_path(gait, sizeof gait)) return;
     char path[256], cmd[2048], out1[8192], out2[8192];
     tmp_path(path, sizeof path, "cli.replay");
     /* a walk with the sword kit; kits that move the body and gadgets */
@@ -306,9 +289,9 @@ TEST(cli_record_at_144_fps_and_replay_give_the_same_hash) {
                                             "tests/replays/scenario_kit_motion.lua"};
     for (int k = 0; k < 2; k++) {
         snprintf(cmd, sizeof cmd, "%s run %s --fps 144 --record %s 2>&1", gait, scenarios[k], path);
-        CHECK_EQ_INT(run_capture(cmd, out1, sizeof out1), 0);
+        CHECK_EQ_INT(cli_run_capture(cmd, out1, sizeof out1), 0);
         snprintf(cmd, sizeof cmd, "%s replay %s 2>&1", gait, path);
-        CHECK_EQ_INT(run_capture(cmd, out2, sizeof out2), 0);
+        CHECK_EQ_INT(cli_run_capture(cmd, out2, sizeof out2), 0);
         const char *h1 = hash_line(out1), *h2 = hash_line(out2);
         CHECK_MSG(h1 && h2 && strncmp(h1, h2, 28) == 0, "%s: record said \"%s\", replay said \"%s\"",
                   scenarios[k], out1, out2);
@@ -318,7 +301,7 @@ TEST(cli_record_at_144_fps_and_replay_give_the_same_hash) {
     fputs("gait-replay 1\nworld tests/replays/scenario_kit_walk.lua\nframes 3\nf 0.1 0\n", f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s replay %s 2>&1", gait, path);
-    int rc = run_capture(cmd, out2, sizeof out2);
+    int rc = cli_run_capture(cmd, out2, sizeof out2);
     CHECK(rc != 0);
     CHECK_MSG(strstr(out2, path) != NULL, "the error does not name the file: %s", out2);
     unlink(path);

@@ -6,6 +6,7 @@
  *   - random characters anywhere in an honest replay: refused or played in range;
  *   - the CLI (`gait replay`) on forged files of both hosts: each ends, none hangs. */
 #include "check.h"
+#include "cli_fixtures.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "body_fixtures.h"
+#include "state_fixtures.h"
 #include "character/layouts.h"
 #include "character/world_internal.h"
 #include "gait/replay.h"
@@ -32,28 +34,6 @@ static gait_world *fixture(void) {
     bw_spawn(w, 0, 0, 0, -1);
     bw_spawn(w, 20, 3, 20, -1);
     return w;
-}
-
-/* Every live character and the world in range, and the world's own snapshot restores. */
-static bool world_in_range(gait_world *w, char *why, size_t cap) {
-    char err[256];
-    if (!gait__layout_check(&gait__world_layout, w, "", err, sizeof err)) {
-        snprintf(why, cap, "world: %s", err);
-        return false;
-    }
-    for (int i = 0; i < w->capacity; i++)
-        if (w->characters[i].alive &&
-            !gait__layout_check(&gait__character_layout, &w->characters[i], "", err, sizeof err)) {
-            snprintf(why, cap, "character %d: %s", i + 1, err);
-            return false;
-        }
-    size_t n = gait_world_snapshot_size(w);
-    unsigned char *buf = malloc(n);
-    gait_world_snapshot_save(w, buf, n, NULL);
-    bool ok = gait_world_snapshot_restore(w, buf, n) == GAIT_OK;
-    if (!ok) snprintf(why, cap, "its own snapshot: %s", gait_world_last_error(w));
-    free(buf);
-    return ok;
 }
 
 /* An honest replay of both characters: 120 frames at 60 fps, walking, jumping, turning. */
@@ -183,12 +163,7 @@ TEST(lying_counts_cost_no_memory) {
 /* Random characters written over an honest replay: each refused with its file and line, or
  * played to a world in range. */
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint64_t rng(void) {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return splitmix(&rng_state); }
 
 TEST(random_characters_are_refused_or_play_in_range) {
     size_t len;
@@ -212,28 +187,11 @@ TEST(random_characters_are_refused_or_play_in_range) {
 
 /* ---- the CLI ----------------------------------------------------------------------------------- */
 
-static int run_capture(const char *cmd, char *out, size_t cap) {
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    return pclose(p);
-}
-
 /* Forged replays through `gait replay` (the scenario host and the sandbox host): each ends on its
  * own within the time limit, with the exit and the words expected. */
 TEST(cli_forged_replays_end) {
-    char exe[1024], gait[1100];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(gait, sizeof gait, "%s/../gait", exe);
-    if (access(gait, X_OK) != 0 || access("tests/replays/scenario_kit_walk.lua", R_OK) != 0) {
-        printf("  (skipped: run from the repository root with %s built)\n", gait);
-        return;
-    }
+    char gait[1100];
+    if (!cli_gait_path(gait, sizeof gait)) return;
 #define SCEN "world tests/replays/scenario_kit_walk.lua\n"
 #define AGES "0x1.7e43c8800759bp+996" /* 1 / 1e-300 s: what --fps 1e-300 gives */
     static const struct { const char *name, *text, *says; int exit; } cases[] = {
@@ -259,7 +217,7 @@ TEST(cli_forged_replays_end) {
         fputs(cases[i].text, f);
         fclose(f);
         snprintf(cmd, sizeof cmd, "timeout 60 %s replay %s 2>&1", gait, path);
-        int rc = run_capture(cmd, out, sizeof out);
+        int rc = cli_run_capture(cmd, out, sizeof out);
         int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
         CHECK_MSG(code == cases[i].exit, "%s: exit %d (wanted %d): %s", cases[i].name, code,
                   cases[i].exit, out);

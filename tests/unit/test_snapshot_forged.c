@@ -30,6 +30,7 @@
 #endif
 
 #include "body_fixtures.h"
+#include "state_fixtures.h"
 #include "character/layouts.h"
 #include "character/world_internal.h"
 #include "core/layout.h"
@@ -140,22 +141,6 @@ static void put_d(unsigned char *p, double v) { memcpy(p, &v, sizeof v); }
 static void put_i(unsigned char *p, int32_t v) { memcpy(p, &v, sizeof v); }
 static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
 static void put_u64(unsigned char *p, uint64_t v) { memcpy(p, &v, sizeof v); }
-
-/* Every live character and the world in range (the tables' own checks). */
-static bool world_in_range(gait_world *w, char *why, size_t cap) {
-    char err[256];
-    if (!gait__layout_check(&gait__world_layout, w, "", err, sizeof err)) {
-        snprintf(why, cap, "world: %s", err);
-        return false;
-    }
-    for (int i = 0; i < w->capacity; i++)
-        if (w->characters[i].alive &&
-            !gait__layout_check(&gait__character_layout, &w->characters[i], "", err, sizeof err)) {
-            snprintf(why, cap, "character %d: %s", i + 1, err);
-            return false;
-        }
-    return true;
-}
 
 /* A forged buffer must be refused with words naming the lie, leave the world's own snapshot
  * unchanged, and the world must step on as an untouched twin does. */
@@ -635,12 +620,7 @@ TEST(every_row_refuses_a_forgers_values_or_steps_on_in_range) {
 /* ---- random bytes ----------------------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rng(void) { /* splitmix64: the same bytes every run */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return splitmix(&rng_state); }
 
 TEST(random_bytes_are_refused_or_step_on_in_range) {
     gait_world *w = fixture();
