@@ -34,6 +34,7 @@
 #include "character/layouts.h"
 #include "character/world_internal.h"
 #include "core/layout.h"
+#include "gait/motion.h"
 
 #define CAPACITY 4
 #define DT (1.0 / 60.0)
@@ -300,6 +301,16 @@ static const attack attacks[] = {
     T(C_(0, trav.scan.reason), 32, "trav.scan.reason is not a string ended", NULL),
     D(C_(0, trav.query.filter.walkable_slope), 4, "trav.query.filter.walkable_slope = 4", NULL),
     B(C_(0, trav.query.filter.skip_terrain), 255, "trav.query.filter.skip_terrain = 255", NULL),
+    /* a kit's motion, as its setters check it */
+    I(C_(0, motion.request), 9, "motion.request = 9 is out of range", NULL),
+    I(C_(0, motion.mode_count), 77, "motion.mode_count = 77 is out of range", NULL),
+    I(C_(0, motion.point), 1000, "motion.point = 1000", NULL),
+    I(C_(0, motion.next.key_count), 1000, "motion.next.key_count = 1000", NULL),
+    I(C_(0, motion.move.kind), 40, "motion.move.kind = 40", NULL),
+    D(C_(0, motion.cooldown[3]), NAN, "motion.cooldown[3] is NaN", NULL),
+    D(C_(0, motion.cooldown[2]), 5, "motion.cooling = 0x0 is not the running cooldowns' 0x4", NULL),
+    D(C_(0, motion.launch.velocity.y), 1e6, "motion.launch.velocity.y = 1e+06", NULL),
+    T(C_(0, motion.modes[1].name), GAIT_MOTION_NAME_MAX, "motion.modes[1].name is not a string", NULL),
     /* the header's numbers, the checksum computed again */
     U(H_(count), 3, "the header says 3 live characters, the slots hold 2", NULL),
     U(H_(count), 9, "9 live characters in 4 slots", NULL),
