@@ -322,7 +322,7 @@ static void move_on_wall(body_move *bm) {
     if (bm->state == GAIT_STATE_CLIMB_JUMP)
         v = v3_scale(up_w, num->climb_jump_height / num->climb_jump_seconds);
     else
-        v = v3_scale(v3_add(v3_scale(up_w, in->move_y), v3_scale(right_w, in->move_x)),
+        v = v3_scale(v3_add(v3_scale(up_w, in->climb_y), v3_scale(right_w, in->climb_x)),
                      num->climb_speed * (in->stick > 0 ? 1 : 0));
     if (v3_len(v) > 0 && bm->state == GAIT_STATE_CLIMB && in->stick > 0) {
         /* a stick pushed part way climbs slower */
@@ -336,7 +336,7 @@ static void move_on_wall(body_move *bm) {
     bm->wall_ahead = bm->r.wall;
     b->vel = v3(0, 0, 0);
     b->launch_speed = 0;
-    bm->may_land = !bm->over_top ? in->move_y < 0 : true;
+    bm->may_land = !bm->over_top ? in->climb_y < 0 : true;
 }
 
 /* Swim, swim dash, drown: across the water, floating at the wading depth. */

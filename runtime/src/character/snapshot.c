@@ -192,7 +192,9 @@ static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
     h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
     h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
                       (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
-    return hash_motion(h, &ch->motion);
+    h = hash_motion(h, &ch->motion);
+    /* a climb's turned stick, only while it is set: states without one hash as they always did */
+    return ch->climb_turn != 0 ? hash_d(h, ch->climb_turn) : h;
 }
 
 uint64_t gait_world_state_hash(const gait_world *w) {

@@ -37,7 +37,7 @@ static void gates_input(const gait_world *w, const gait__character *ch, const ga
                         gait__gates_in *g) {
     g->phase = ch->phase; /* every member set below: no memset on the step's path */
     g->input.move = in->move;
-    g->input.move_up = in->move_y;
+    g->input.move_up = in->climb_y;
     g->input.walking = in->walking;
     g->input.crouching = in->crouching;
     g->input.pressed = in->pressed;
@@ -206,6 +206,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     if (!kit_motion || !gait__motion_stamina(ch, num, from, next, moving, dt))
         gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
 
+    gait__intent_climb(ch, from, next, &in);
     ch->previous_state = from;
     if (next != from) {
         ch->phase.state = next;
