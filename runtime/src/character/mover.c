@@ -34,6 +34,7 @@
 #define TERRAIN_RISE_PER_RUN 0.1 /* a terrain rise steeper than walkable stops a walk that would
                                   climb more than this per metre of run (m/m) */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
+#define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -482,29 +483,40 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     return p;
 }
 
-/* Up by the step height, across, down: the move a riser blocked, tried over it. Taken only
- * when it lands on walkable ground and gets further than the blocked move did. */
+/* Whether some wall the plain move met ends within the step height: a ray just above the step
+ * height, from the axis into each wall, meets nothing there (or a floor). A body pushing into or
+ * sliding along walls that all go on above the step pays one ray a wall, not the step's casts. */
+static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
+                            const gait__slide_info *si) {
+    gait_vec3 o = v3(start.x, start.y + m->step_height + STEP_RAY_LIFT, start.z);
+    double reach = m->radius + v3_len(d) + STEP_RAY_LIFT;
+    for (int k = 0; k < si->np; k++) {
+        gait_vec3 n = si->planes[k];
+        if (is_floor(m, n) || is_ceiling(n)) continue;
+        gait_vec3 into = v3_norm(horizontal(v3_neg(n)));
+        if (v3_len2(into) < 0.5) continue;
+        gait_hit hit;
+        if (!q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) || is_floor(m, hit.normal))
+            return true;
+    }
+    return false;
+}
+
+/* Up by the step height, across, down: the move a riser blocked, tried over it. Across is a
+ * slide, as the plain move's is, so a body sliding along a wall, or in the corner a riser makes
+ * with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves across
+ * with its own collide-and-slide). Taken only when it lands on walkable ground and gets further
+ * along the move than the plain move did. */
 static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                    gait_vec3 wall_n, gait_vec3 *out) {
+                    const gait__slide_info *plain_si, gait_vec3 *out) {
+    if (!a_wall_ends_low(m, start, d, plain_si)) return false;
     gait_hit hit;
     double up = m->step_height;
-    /* a ray just above the step height, from the axis into the wall: a wall still there is no
-     * step (the common case of a body pushing into a wall costs one ray, not three casts) */
-    gait_vec3 into = v3_norm(horizontal(v3_neg(wall_n)));
-    if (v3_len2(into) > 0.5) {
-        gait_vec3 o = v3(start.x, start.y + up + 0.02, start.z);
-        double reach = m->radius + v3_len(d) + 0.02;
-        if (q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) &&
-            !is_floor(m, hit.normal))
-            return false;
-    }
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
-    gait_vec3 q = v3(start.x, start.y + up, start.z);
-    /* one cast across (not a slide): a riser is stepped straight over; sliding is the plain
-     * move's business */
-    if (sweep(m, q, d, &hit)) q = hit.start_solid ? q : v3_mad(q, d, hit.fraction);
-    else q = v3_add(q, d);
+    gait__slide_info si;
+    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, true, false, &si);
+    if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
@@ -587,7 +599,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     bool on_terrain = terrain_at(m, start.x, start.z, &h0, &tn0) && start.y == h0;
     if (si.wall) {
         gait_vec3 q;
-        if (m->step_height > 0 && step_up(m, start, d, p, si.wall_n, &q)) {
+        if (m->step_height > 0 && step_up(m, start, d, p, &si, &q)) {
             on_terrain = false;
             r->touched = true; /* three casts placed it by an edge: let the push-out check */
             p = q;
