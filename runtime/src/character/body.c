@@ -29,6 +29,8 @@
 #define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
                                   (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
+#define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
+                                  or the speed the body kept, under this (sin 30 deg) */
 #define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
 #define WATER_FLOOR_EPS 1e-9   /* m: feet this close over the water's surface stand on it */
 
@@ -248,7 +250,13 @@ static void move_on_foot(body_move *bm) {
     b->vel = bm->r.vel;
     b->vel.y = 0;
     b->launch_speed = v3_len(bm->r.vel);
-    if (bm->r.wall && in->moving) bm->wall_ahead = ahead(in->dir_n, bm->r.wall_normal);
+    /* a wall to climb stops the move: the stick within 30 deg into it, or the body held under
+     * half its speed (a corner); one slid along is run past, as a riser stepped over is */
+    if (bm->r.wall && in->moving && ahead(in->dir_n, bm->r.wall_normal)) {
+        gait_vec3 nh = v3_norm(horizontal(bm->r.wall_normal));
+        double along = v3_len(v3_mad(in->dir_n, nh, -v3_dot(in->dir_n, nh)));
+        bm->wall_ahead = along < AHEAD_KEEP || v3_len(horizontal(bm->r.vel)) < AHEAD_KEEP * speed;
+    }
 }
 
 /* Jump, fall, glide, plunge: the carried velocity under gravity, steered. */
