@@ -1,7 +1,7 @@
 /* walkers — many bodies over whole runs on level-like geometry, counting what players notice.
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
- *                      [--show KIND]
+ *                      [--show KIND] [--trace WALKER]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -21,6 +21,9 @@
  * holds, jump presses (about one in 4 s), now and then an attack (a plunge from high enough).
  * The camera's yaw stays 0, so the stick is the world direction. Fixed steps at 60 Hz through
  * gait_world_update, the host's path.
+ *
+ * --show KIND prints each event of that kind; --trace WALKER runs that walker alone (bodies do
+ * not meet, so it moves as in the whole run) and prints its every step.
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -353,7 +356,7 @@ static void count_pair(tally *t, const char *msg) {
 }
 
 static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const char *show,
-                      tally *t) {
+                      int trace, tally *t) {
     memset(t, 0, sizeof *t);
     t->walkers = n;
     gait_world *w = build(seed, as_mesh, n);
@@ -365,6 +368,7 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         k->r = stream(seed, 1000 + (uint64_t)i);
         gait_character_def cd = gait_default_character_def();
         double x = runi(&k->r, -SPAWN_HALF, SPAWN_HALF), z = runi(&k->r, -SPAWN_HALF, SPAWN_HALF);
+        if (trace >= 0 && i != trace) continue; /* walkers never meet: one alone moves the same */
         gait_hit hit;
         double y = 0;
         if (gait_collider_ray_cast(col, (gait_vec3){x, 200, z}, (gait_vec3){0, -400, 0}, NULL, &hit))
@@ -416,6 +420,13 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             gait_character_info info;
             if (gait_character_info_get(w, k->id, &info) != GAIT_OK) continue;
             if (info.phase.state != info.previous_state) k->changes[window]++;
+            if (i == trace) /* one walker's story, step by step */
+                printf("  trace %.3f s %-10s %.4f %.4f %.4f vel %.3f %.3f %.3f g%d w%d wa%d h %.3f yaw "
+                       "%.3f stamina %.1f\n", (s + 1) * dt, gait_state_name(info.phase.state),
+                       info.position.x, info.position.y, info.position.z, info.velocity.x,
+                       info.velocity.y, info.velocity.z, info.contact.grounded, info.contact.wall,
+                       info.contact.wall_ahead, info.contact.height_above_ground, info.yaw,
+                       info.stamina);
             gait_vec3 p = info.position;
             double dx = p.x - k->last.x, dy = p.y - k->last.y, dz = p.z - k->last.z;
             k->path += sqrt(dx * dx + dy * dy + dz * dz);
@@ -476,15 +487,17 @@ int main(int argc, char **argv) {
     double seconds = 20;
     uint64_t seed = 1;
     const char *scene = "both", *show = NULL;
+    int trace = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--walkers") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--scene") && i + 1 < argc) scene = argv[++i];
         else if (!strcmp(argv[i], "--show") && i + 1 < argc) show = argv[++i];
+        else if (!strcmp(argv[i], "--trace") && i + 1 < argc) trace = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
-                            "[--scene mesh|terrain|both] [--show KIND]\n");
+                            "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER]\n");
             return 2;
         }
     }
@@ -497,7 +510,7 @@ int main(int argc, char **argv) {
         if (strcmp(scene, "both") != 0 && strcmp(scene, name) != 0) continue;
         tally t;
         double t0 = now();
-        run_scene(seed, v == 0, n, seconds, show, &t);
+        run_scene(seed, v == 0, n, seconds, show, trace, &t);
         report(name, &t, seconds, now() - t0);
         fflush(stdout);
     }

@@ -35,6 +35,10 @@
                                   climb more than this per metre of run (m/m) */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
+#define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
+                                  move's look for landmarks, NEAR_SKIN) */
+#define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
+#define SUPPORT_SAME_FACE 0.999 /* normals this alike are one face */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -304,15 +308,91 @@ static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) 
     return is_floor(m, hit.normal);
 }
 
+/* ---- support: ground the first touch did not show ---------------------------------------- */
+
+/* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
+ * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere, below its centre
+ * and facing up, say more than the first touch —
+ *   - a walkable one among them is ground (a crease: the sphere resting on a walkable slope and
+ *     a steep face at once touches the face first as often as the slope);
+ *   - steep ones that together hold the body are ground too, as Jolt's CharacterVirtual counts
+ *     several steep contacts whose combined support is walkable: two faces leaning towards each
+ *     other (a trough, a funnel) whose crease rises no more steeply than a walkable slope. The
+ *     ground's normal is then the crease's: walking along it is level with it, out of it is into
+ *     a steep face.
+ * Writes the normal to stand on. */
+static bool contact_support(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
+    gait_contact_point cp[MAX_CONTACTS];
+    int n = overlap(m, &s, cp);
+    gait_vec3 steep[MAX_CONTACTS];
+    int ns = 0;
+    bool walk = false;
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal;
+        if (nn.y <= SUPPORT_MIN_UP || cp[i].point.y >= c.y) continue;
+        if (is_floor(m, nn)) {
+            if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
+            walk = true;
+            continue;
+        }
+        bool seen = false; /* one normal per face: a tessellated face gives several contacts */
+        for (int k = 0; k < ns && !seen; k++) seen = v3_dot(steep[k], nn) > SUPPORT_SAME_FACE;
+        if (!seen) steep[ns++] = nn;
+    }
+    if (walk) return true;
+    for (int i = 0; i < ns; i++)
+        for (int j = i + 1; j < ns; j++) {
+            /* facing each other across the body, or the pair does not hold it */
+            if (v3_dot(horizontal(steep[i]), horizontal(steep[j])) >= 0) continue;
+            gait_vec3 crease = v3_cross(steep[i], steep[j]);
+            double l = v3_len(crease);
+            if (l < 1e-6) continue;
+            crease = v3_scale(crease, 1.0 / l);
+            gait_vec3 g = v3_norm(v3_mad(UP, crease, -crease.y)); /* up, square to the crease */
+            if (is_floor(m, g)) {
+                *n_out = g;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* The same on the terrain, read through its height function: the feet over a cell too steep to
+ * stand on, with walkable ground under the bottom sphere's footprint — half a radius and a
+ * radius away, downhill (the foot of the face: the sphere rests on both), along the face's
+ * contour (a walkable cell beside it) or uphill (the top of a rise no higher than a step: a
+ * dip or a riser of the height function is stepped through, as a landmark's is) — within a step
+ * of the feet's height. */
+static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
+    gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
+    if (v3_len2(down) < 0.5) return false;
+    gait_vec3 dirs[4] = {down, v3(-down.z, 0, down.x), v3(down.z, 0, -down.x), v3_neg(down)};
+    for (int k = 1; k <= 2; k++)
+        for (int i = 0; i < 4; i++) {
+            gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
+            double h;
+            gait_vec3 n;
+            if (terrain_at(m, q.x, q.z, &h, &n) && is_floor(m, n) &&
+                fabs(h - feet.y) <= m->step_height) {
+                *n_out = n;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* ---- collide and slide ------------------------------------------------------------------- */
 
 /* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
  * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
  * hits for walkable faces past them (landing). Returns the new feet. */
 static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
-                       bool support, gait__slide_info *si) {
+                       bool support, const gait_vec3 *ground, gait__slide_info *si) {
     memset(si, 0, sizeof *si);
     gait_vec3 want = delta;
+    gait_vec3 g = ground ? *ground : UP;
     for (int it = 0; it < SLIDE_ITERS; it++) {
         if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
         gait_hit hit;
@@ -327,6 +407,7 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
         if (is_floor(m, n)) {
             si->floor = true;
             si->floor_n = n;
+            g = n; /* walking on, the move follows the floor met */
         } else if (is_ceiling(n)) {
             si->ceiling = true;
         } else {
@@ -351,6 +432,9 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
         if (si->np < MAX_PLANES) si->planes[si->np++] = n;
         gait_vec3 rest = v3_scale(delta, 1.0 - hit.fraction);
         delta = clip_planes(rest, si->planes, si->np);
+        /* walking along a ground's plane: what a wall (taken as vertical) leaves of the move
+         * stays on that plane, so a body pressing up a slope into a wall does not rise along it */
+        if (ground && !si->ceiling) delta.y = -(g.x * delta.x + g.z * delta.z) / g.y;
         /* never turn back against the wanted move: that is how corners jitter */
         if (v3_dot(delta, want) <= 0) break;
     }
@@ -451,19 +535,22 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         ly = p.y - reach * hit.fraction;
         ln = hit.normal;
         lwalk = is_floor(m, ln);
-        if (!lwalk && ln.y > 0.1) {
-            gait_vec3 at = v3(p.x, ly, p.z);
-            if (hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
-                lwalk = true;
-                ln = UP;
-            }
+        gait_vec3 at = v3(p.x, ly, p.z), sn;
+        if (!lwalk && ln.y > 0.1 && hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
+            lwalk = true;
+            ln = UP;
+        }
+        if (!lwalk && contact_support(m, at, &sn)) { /* a crease, a trough */
+            lwalk = true;
+            ln = sn;
         }
     }
+    gait_vec3 sn;
     if (has_t && h >= p.y - reach && h >= ly) {
         r->ground_height = h;
-        if (is_floor(m, tn)) {
+        if (is_floor(m, tn) || terrain_support(m, v3(p.x, h, p.z), tn, &sn)) {
             r->grounded = true;
-            r->ground_normal = tn;
+            r->ground_normal = is_floor(m, tn) ? tn : sn;
             p.y = h;
         } else {
             r->steep = true;
@@ -515,7 +602,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
     gait__slide_info si;
-    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, true, false, &si);
+    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, true, false, NULL, &si);
     if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
@@ -529,32 +616,54 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     return true;
 }
 
+/* Whether walkable terrain lies ahead of p along d's direction within the sphere's reach (half a
+ * radius, a radius) no higher than `top`: the top of a riser the feet walk over. */
+static bool terrain_riser_top(const gait_mover *m, gait_vec3 p, gait_vec3 d, double top) {
+    gait_vec3 dir = v3_norm(horizontal(d));
+    for (int k = 1; k <= 2; k++) {
+        gait_vec3 q = v3_mad(p, dir, 0.5 * k * m->radius);
+        double h;
+        gait_vec3 n;
+        if (terrain_at(m, q.x, q.z, &h, &n) && is_floor(m, n) && h <= top) return true;
+    }
+    return false;
+}
+
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
- * "The body"). The walk from start by d ended at p; a terrain rise of more than
- * TERRAIN_RISE_PER_RUN of the run there is a wall: the move tries along the cliff's foot (its
- * contour), else stays. Returns the feet. */
+ * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when the
+ * rise is slight (at most TERRAIN_RISE_PER_RUN of the run: the ground finder then says whether
+ * the feet stand or slide), or within the step height over a crest or up a riser whose walkable
+ * top is within the sphere's reach (a riser within the step height is no wall, on the terrain as
+ * on a landmark). Otherwise it is a wall: the move tries along the cliff's foot (its contour),
+ * kept only where the feet stand (walkable, or terrain_support: a body sliding along a face's foot
+ * must not step onto the face to fall off it); else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
                               gait_move_result *r, bool *floor_met) {
     double h;
     gait_vec3 tn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
-    double run = v3_len(horizontal(v3_sub(p, start)));
-    if (h - start.y <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS) return p;
+    double run = v3_len(horizontal(v3_sub(p, start))), rise = h - start.y;
+    if (rise <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS) return p;
+    bool uphill = v3_dot(d, horizontal(tn)) < 0; /* a slope's normal leans downhill */
+    if (rise <= m->step_height &&
+        (!uphill || terrain_riser_top(m, p, d, start.y + m->step_height)))
+        return p;
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
     gait_vec3 nh = v3_norm(horizontal(tn));
     gait_vec3 d2 = clip_plane(d, nh);
     gait__slide_info si;
-    gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+    gait_vec3 p2 = slide(m, start, d2, true, false, NULL, &si);
     if (si.solid) r->touched = true;
     if (si.floor) *floor_met = true;
     double h2;
-    gait_vec3 tn2;
+    gait_vec3 tn2, sn;
     double run2 = v3_len(horizontal(v3_sub(p2, start)));
     if (run2 > LIFT_EPS && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
-        (is_floor(m, tn2) || h2 - start.y <= TERRAIN_RISE_PER_RUN * run2))
+        (is_floor(m, tn2) || (h2 - start.y <= TERRAIN_RISE_PER_RUN * run2 &&
+                              terrain_support(m, v3(p2.x, h2, p2.z), tn2, &sn))))
         return p2;
     return start;
 }
@@ -587,11 +696,11 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     const gait_mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + NEAR_SKIN);
     /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
     gait_vec3 d3 = d;
-    if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
-        d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
+    bool on_plane = ground_normal.y >= m->cos_walkable && ground_normal.y > 0;
+    if (on_plane) d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
 
     gait__slide_info si;
-    gait_vec3 p = slide(m, start, d3, true, false, &si);
+    gait_vec3 p = slide(m, start, d3, true, false, on_plane ? &ground_normal : NULL, &si);
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
@@ -627,12 +736,13 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
     gait__slide_info si;
-    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
+    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, NULL, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
-    if (si.floor && vel.y <= 0) {
-        r->grounded = true;
-        r->ground_normal = si.floor_n;
+    gait_vec3 sn;
+    if (vel.y <= 0 && (si.floor || (si.steep && contact_support(m, p, &sn)))) {
+        r->grounded = true; /* on a floor, or in a trough its steep faces make */
+        r->ground_normal = si.floor ? si.floor_n : sn;
         r->ground_height = p.y;
         v.y = 0;
     }
@@ -665,10 +775,11 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
         }
         p.y = h;
         r->ground_height = h;
-        if (is_floor(m, tn)) {
+        bool walk = is_floor(m, tn) || terrain_support(m, p, tn, &sn);
+        if (walk) {
             if (v.y <= 0) {
                 r->grounded = true;
-                r->ground_normal = tn;
+                r->ground_normal = is_floor(m, tn) ? tn : sn;
                 v.y = 0;
             }
         } else {
@@ -752,7 +863,7 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
 
 gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
                             bool support, gait__slide_info *si) {
-    return slide(m, feet, delta, flatten, support, si);
+    return slide(m, feet, delta, flatten, support, NULL, si);
 }
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     return sweep(m, feet, d, hit);
