@@ -19,7 +19,7 @@
  * points sit on floors), each with its own input stream: a heading held for 1-4 s then another,
  * mostly the stick full forward (sometimes part way: a walk; sometimes none), sprint taps and
  * holds, jump presses (about one in 4 s), now and then an attack (a plunge from high enough).
- * The camera's yaw stays 0, so the stick is the world direction. Fixed steps at 60 Hz through
+ * The camera's yaw is 0 (the stick's forward is +z), whatever way a walker faces. Fixed steps at 60 Hz through
  * gait_world_update, the host's path.
  *
  * --show KIND prints each event of that kind; --trace WALKER runs that walker alone (bodies do
@@ -375,8 +375,10 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             y = hit.point.y; /* exactly on the surface */
         cd.position = (gait_vec3){x, y, z};
         cd.yaw = runi(&k->r, -M_PI, M_PI);
+        if (i == trace) printf("  trace spawn %.17g %.17g %.17g yaw %.17g\n", x, y, z, cd.yaw);
         cd.no_camera = true;
         if (gait_character_create(w, &cd, &k->id) != GAIT_OK) continue;
+        gait_character_set_camera_yaw(w, k->id, 0); /* the stick is the world direction */
         t->spawned++;
         k->heading = runi(&k->r, -M_PI, M_PI);
         k->stick = 1;

@@ -21,6 +21,7 @@
 #include "sense.h"
 
 #define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
+#define CLIMB_LOOK 0.02        /* m past the press a climb looks for its wall beside a floor */
 #define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
@@ -130,10 +131,33 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
         r->wall_normal = si.wall_n;
         return p;
     }
+    if (si.floor) {
+        /* the press met a floor at the wall's foot instead of the wall (a slope just too steep
+         * to walk, rising from a walkable one): a short look into the wall along that floor, as
+         * a walk meets it, says whether the body is still on it, so the climb does not end and
+         * start again every other step */
+        gait_vec3 into = v3_norm(horizontal(v3_neg(n))), fn = si.floor_n;
+        into.y = -(fn.x * into.x + fn.z * into.z) / fn.y;
+        gait_hit hit;
+        if (v3_len2(into) > 0.5 &&
+            gait__mover_sweep(m, p, v3_scale(v3_norm(into), CLIMB_PRESS + CLIMB_LOOK), &hit) &&
+            !gait__mover_is_floor(m, hit.normal) && !gait__mover_is_ceiling(hit.normal)) {
+            r->wall = true;
+            r->wall_normal = hit.normal;
+            return p;
+        }
+    }
     /* no wall met: over the top? A short move over the edge, then a look down for a floor. */
     gait_vec3 fwd = v3_norm(horizontal(v3_neg(n)));
     gait__slide_info s2;
     gait_vec3 q = gait__mover_slide(m, p, v3_scale(fwd, m->radius + OVER_TOP_REACH), true, false, &s2);
+    if (s2.wall) {
+        /* a wall again just past the edge: the wall bends (another face of a rough slope, a
+         * ledge with the wall going on above it), it does not end: climb on, onto the new face */
+        r->wall = true;
+        r->wall_normal = s2.wall_n;
+        return p;
+    }
     gait_hit hit;
     double reach = m->step_height + OVER_TOP_DROP;
     if (v.y > 0 && gait__mover_sweep(m, q, v3(0, -reach, 0), &hit) && !hit.start_solid &&
