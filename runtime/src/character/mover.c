@@ -385,11 +385,21 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
 
 /* ---- collide and slide ------------------------------------------------------------------- */
 
-/* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
- * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
- * hits for walkable faces past them (landing). Returns the new feet. */
-static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
-                       bool support, const gait_vec3 *ground, gait__slide_info *si) {
+/* How a slide meets what it meets. */
+enum {
+    SLIDE_FLATTEN = 1,  /* walls are taken as vertical planes (a walking body must not ride up a
+                           wall it cannot walk) */
+    SLIDE_SUPPORT = 2,  /* edge hits are checked for walkable faces past them (landing) */
+    SLIDE_NO_RISE = 4   /* a too-steep face up is also a vertical plane (an airborne body slides
+                           down it, and its speed into the face is stopped, never turned into a
+                           rise up it: Jolt's CharacterVirtual blocks steep slopes the same way) */
+};
+
+/* Moves the capsule's feet by delta, sliding along what it meets (flags: SLIDE_*). ground, when
+ * given, is the walkable plane the move follows. Returns the new feet. */
+static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, unsigned flags,
+                       const gait_vec3 *ground, gait__slide_info *si) {
+    bool flatten = flags & SLIDE_FLATTEN, support = flags & SLIDE_SUPPORT;
     memset(si, 0, sizeof *si);
     gait_vec3 want = delta;
     gait_vec3 g = ground ? *ground : UP;
@@ -424,9 +434,12 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
                     si->steep_n = n;
                 }
             }
-            if (flatten) {
-                gait_vec3 f = v3_norm(horizontal(n));
-                if (v3_len2(f) > 0.5) n = f;
+            gait_vec3 f = v3_norm(horizontal(n));
+            if (flatten && v3_len2(f) > 0.5) {
+                n = f;
+            } else if ((flags & SLIDE_NO_RISE) && !edge_floor && n.y > 0 && v3_len2(f) > 0.5 &&
+                       si->np < MAX_PLANES) {
+                si->planes[si->np++] = f;
             }
         }
         if (si->np < MAX_PLANES) si->planes[si->np++] = n;
@@ -602,7 +615,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
     gait__slide_info si;
-    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, true, false, NULL, &si);
+    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, SLIDE_FLATTEN, NULL, &si);
     if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
@@ -655,7 +668,7 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     gait_vec3 nh = v3_norm(horizontal(tn));
     gait_vec3 d2 = clip_plane(d, nh);
     gait__slide_info si;
-    gait_vec3 p2 = slide(m, start, d2, true, false, NULL, &si);
+    gait_vec3 p2 = slide(m, start, d2, SLIDE_FLATTEN, NULL, &si);
     if (si.solid) r->touched = true;
     if (si.floor) *floor_met = true;
     double h2;
@@ -700,7 +713,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     if (on_plane) d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
 
     gait__slide_info si;
-    gait_vec3 p = slide(m, start, d3, true, false, on_plane ? &ground_normal : NULL, &si);
+    gait_vec3 p = slide(m, start, d3, SLIDE_FLATTEN, on_plane ? &ground_normal : NULL, &si);
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
@@ -736,7 +749,7 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
     gait__slide_info si;
-    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, NULL, &si);
+    gait_vec3 p = slide(m, *feet_io, delta, SLIDE_NO_RISE | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
     gait_vec3 sn;
@@ -783,8 +796,10 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
                 v.y = 0;
             }
         } else {
-            /* too steep to stand on: slide down it; it is also a wall to catch */
-            v = clip_plane(v, tn);
+            /* too steep to stand on: slide down it, never up it (as SLIDE_NO_RISE); it is also
+             * a wall to catch */
+            gait_vec3 pl[2] = {tn, v3_norm(horizontal(tn))};
+            v = clip_planes(v, pl, v3_len2(pl[1]) > 0.5 ? 2 : 1);
             r->steep = true;
             r->ground_normal = tn;
             r->wall = true;
@@ -863,7 +878,8 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
 
 gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
                             bool support, gait__slide_info *si) {
-    return slide(m, feet, delta, flatten, support, NULL, si);
+    return slide(m, feet, delta, (flatten ? SLIDE_FLATTEN : 0u) | (support ? SLIDE_SUPPORT : 0u), NULL,
+                 si);
 }
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     return sweep(m, feet, d, hit);
