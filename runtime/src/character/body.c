@@ -300,7 +300,10 @@ static void move_in_air(body_move *bm) {
         delta = v3_scale(v, dt);
         b->launch_speed = v3_len(hv);
     } else if (s == GAIT_STATE_PLUNGE) {
-        v = v3(0, -num->plunge_speed, 0);
+        /* straight down at plunge speed; what a surface turned sideways (a steep slope slid
+         * down) is kept, as a fall keeps it, so the plunge slides off such ground to land */
+        v = bm->from == GAIT_STATE_PLUNGE ? v3(v.x, -num->plunge_speed, v.z)
+                                          : v3(0, -num->plunge_speed, 0);
         delta = v3_scale(v, dt);
     } else {
         /* a jump reaches the jump's height, v = sqrt(2 g h); a kit's launch keeps its own */

@@ -33,6 +33,8 @@
 #define NEAR_SKIN 0.05         /* m a move's look for landmarks reaches past its own reach */
 #define TERRAIN_RISE_PER_RUN 0.1 /* a terrain rise steeper than walkable stops a walk that would
                                   climb more than this per metre of run (m/m) */
+#define TERRAIN_DOWNHILL 0.1   /* a walk goes down a face when its way leans this much (the sine
+                                  of about 6 deg) from the face's contour towards its foot */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
 #define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
@@ -360,11 +362,11 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_ou
 }
 
 /* The same on the terrain, read through its height function: the feet over a cell too steep to
- * stand on, with walkable ground under the bottom sphere's footprint — half a radius and a
- * radius away, downhill (the foot of the face: the sphere rests on both), along the face's
- * contour (a walkable cell beside it) or uphill (the top of a rise no higher than a step: a
- * dip or a riser of the height function is stepped through, as a landmark's is) — within a step
- * of the feet's height. */
+ * stand on, with walkable ground under the bottom sphere's footprint, half a radius and a radius
+ * away — downhill or along the face's contour within SUPPORT_MARGIN of the feet's height (a cell
+ * beside it at the feet's height; walkable ground further below is slid down to, as a landmark
+ * crease's is), or uphill at most a step above them (a dip of the height function: the sphere
+ * rests on its rim). */
 static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
     gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     if (v3_len2(down) < 0.5) return false;
@@ -374,8 +376,10 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
             gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
             double h;
             gait_vec3 n;
-            if (terrain_at(m, q.x, q.z, &h, &n) && is_floor(m, n) &&
-                fabs(h - feet.y) <= m->step_height) {
+            if (!terrain_at(m, q.x, q.z, &h, &n) || !is_floor(m, n)) continue;
+            bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
+                              : h >= feet.y && h <= feet.y + m->step_height;
+            if (near) {
                 *n_out = n;
                 return true;
             }
@@ -561,9 +565,15 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     gait_vec3 sn;
     if (has_t && h >= p.y - reach && h >= ly) {
         r->ground_height = h;
-        if (is_floor(m, tn) || terrain_support(m, v3(p.x, h, p.z), tn, &sn)) {
+        /* too steep there, the feet may still stand: walkable terrain beside (terrain_support),
+         * a landmark's walkable face or edge the sweep met within SUPPORT_MARGIN below, or a
+         * landmark's floor among the contacts */
+        gait_vec3 at = v3(p.x, h, p.z);
+        bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
+        if (is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
+            (landmarks && contact_support(m, at, &sn))) {
             r->grounded = true;
-            r->ground_normal = is_floor(m, tn) ? tn : sn;
+            r->ground_normal = is_floor(m, tn) ? tn : lnear ? ln : sn;
             p.y = h;
         } else {
             r->steep = true;
@@ -643,36 +653,38 @@ static bool terrain_riser_top(const gait_mover *m, gait_vec3 p, gait_vec3 d, dou
 }
 
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
- * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when the
- * rise is slight (at most TERRAIN_RISE_PER_RUN of the run: the ground finder then says whether
- * the feet stand or slide), or within the step height over a crest or up a riser whose walkable
- * top is within the sphere's reach (a riser within the step height is no wall, on the terrain as
- * on a landmark). Otherwise it is a wall: the move tries along the cliff's foot (its contour),
- * kept only where the feet stand (walkable, or terrain_support: a body sliding along a face's foot
- * must not step onto the face to fall off it); else the feet stay. Returns the feet. */
+ * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
+ * down the face (the body leaves the ground and slides, or crosses a crest) within a step, up a
+ * riser within the step height whose walkable top is within the sphere's reach (no wall, on the
+ * terrain as on a landmark), or up a slight rise (TERRAIN_RISE_PER_RUN of the run) where the feet
+ * still stand (terrain_support). Otherwise the face is a wall: the move tries along its foot (its
+ * contour), kept only where the feet stand — a body walking along a face's foot with the stick a
+ * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
+ * off it and walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
                               gait_move_result *r, bool *floor_met) {
     double h;
-    gait_vec3 tn;
+    gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
     double run = v3_len(horizontal(v3_sub(p, start))), rise = h - start.y;
-    if (rise <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS) return p;
-    bool uphill = v3_dot(d, horizontal(tn)) < 0; /* a slope's normal leans downhill */
+    gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
+    bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL;
     if (rise <= m->step_height &&
-        (!uphill || terrain_riser_top(m, p, d, start.y + m->step_height)))
+        (downhill || terrain_riser_top(m, p, d, start.y + m->step_height)))
+        return p;
+    if (rise <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS && terrain_support(m, v3(p.x, h, p.z), tn, &sn))
         return p;
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
-    gait_vec3 nh = v3_norm(horizontal(tn));
     gait_vec3 d2 = clip_plane(d, nh);
     gait__slide_info si;
     gait_vec3 p2 = slide(m, start, d2, SLIDE_FLATTEN, NULL, &si);
     if (si.solid) r->touched = true;
     if (si.floor) *floor_met = true;
     double h2;
-    gait_vec3 tn2, sn;
+    gait_vec3 tn2;
     double run2 = v3_len(horizontal(v3_sub(p2, start)));
     if (run2 > LIFT_EPS && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
         (is_floor(m, tn2) || (h2 - start.y <= TERRAIN_RISE_PER_RUN * run2 &&

@@ -55,6 +55,7 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     c->wall = r->wall;
     c->wall_ahead = r->wall && wall_ahead;
     c->over_top = over_top;
+    c->steep = r->steep && !r->grounded;
 }
 
 void gait__sense_surroundings(const gait_collider *col, gait__character *ch,

@@ -147,7 +147,8 @@ static uint64_t hash_sim_head(uint64_t h, const gait__character *ch) {
     h = hash_u(h, (uint64_t)ch->previous_state);
     const gait_contact *c = &ch->contact;
     h = hash_u(h, (uint64_t)c->grounded | (uint64_t)c->rising << 1 | (uint64_t)c->wall << 2 |
-                      (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4);
+                      (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4 |
+                      (uint64_t)c->steep << 5);
     h = hash_d(hash_d(hash_d(h, c->height_above_ground), c->water_depth), c->submersion);
     h = hash_d(hash_d(hash_d(h, ch->stamina.value), ch->stamina.rest), ch->stamina.stroke_timer);
     h = hash_u(hash_u(h, ch->pressed), ch->held);
