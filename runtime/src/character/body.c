@@ -34,6 +34,9 @@
                                   or the speed the body kept, under this (sin 30 deg) */
 #define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
 #define WATER_FLOOR_EPS 1e-9   /* m: feet this close over the water's surface stand on it */
+#define ASHORE_RINGS 32        /* rings a drowned body's return looks for ground in ... */
+#define ASHORE_SPACING 1.0     /* ... m apart */
+#define ASHORE_DROP 1000.0     /* m a look down for ground reaches where there is no terrain */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -103,6 +106,50 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     ch->velocity = v3(0, 0, 0);
     remember(b, &r);
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
+}
+
+bool gait__body_can_wade(const gait_contact *c, const gait_locomotion *n) {
+    return c->water_depth <= n->wading_depth - n->swim_exit_margin;
+}
+
+/* The ground at (x, z) below `top`: the first surface a ray down meets (a landmark or the
+ * terrain), if walkable, with the water over it shallow enough to stand in. */
+static bool shore_at(const gait_mover *m, double x, double z, double top,
+                     const gait_locomotion *n, double *ground) {
+    double h, surface, depth;
+    gait_vec3 tn;
+    bool has_t = gait__mover_terrain(m, x, z, &h, &tn);
+    gait_filter f = m->filter;
+    f.skip_terrain = false;
+    gait_hit hit;
+    double reach = has_t ? top - h + 1 : ASHORE_DROP;
+    if (reach <= 0 || !gait_collider_ray_cast(m->collider, v3(x, top, z), v3(0, -reach, 0), &f, &hit) ||
+        !gait__mover_is_floor(m, hit.normal))
+        return false;
+    *ground = hit.point.y;
+    if (!gait_water_at(m->collider, x, z, &surface, &depth)) return true; /* dry */
+    return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
+}
+
+void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
+                             const gait_locomotion *num) {
+    gait_mover m;
+    body_mover(col, ch, num, &m);
+    gait_vec3 o = ch->position;
+    double surface, depth, top = o.y;
+    if (gait_water_at(col, o.x, o.z, &surface, &depth) && surface > top) top = surface;
+    top += num->capsule_height;
+    for (int ring = 1; ring <= ASHORE_RINGS; ring++) {
+        int points = 8 * ring; /* about 0.8 m apart around the ring */
+        for (int i = 0; i < points; i++) {
+            double a = 2 * M_PI * i / points, ground;
+            double x = o.x + ring * ASHORE_SPACING * sin(a), z = o.z + ring * ASHORE_SPACING * cos(a);
+            if (!shore_at(&m, x, z, top, num, &ground)) continue;
+            ch->position = v3(x, ground, z);
+            gait__body_place(col, ch, num);
+            return;
+        }
+    }
 }
 
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.

@@ -40,6 +40,16 @@ void gait__body_move(const gait_collider *collider, gait_gather *gather, struct 
 void gait__body_hand_over(gait__body *body, bool grounded, gait_vec3 ground_normal,
                           gait_vec3 vel);
 
+/* Whether a body with this contact stands where it may: dry, or water no deeper than where a
+ * swim ends (wading_depth - swim_exit_margin). */
+bool gait__body_can_wade(const gait_contact *contact, const gait_locomotion *numbers);
+
+/* A body placed in water too deep to stand in is moved to the nearest ground it can stand in
+ * (gait__body_can_wade), looked for in rings of 1 m up to 32 m around it, and placed there;
+ * where there is none it stays. */
+void gait__body_place_ashore(const gait_collider *collider, struct gait__character *ch,
+                             const gait_locomotion *numbers);
+
 /* One step of a fall from vertical speed vy0 (m/s): *vy1 the speed at its end, the return value
  * the mean over the step (the feet move mean * dt). Both capped at the terminal speed. */
 double gait__body_fall(double vy0, const gait_locomotion *numbers, double dt, double *vy1);
