@@ -427,7 +427,8 @@ static void move_in_water(body_move *bm) {
     const gait__intent *in = bm->in;
     const gait_locomotion *num = bm->num;
     double dt = bm->dt;
-    double surface, depth;
+    double surface = 0, depth;
+    bool wet = false;
     gait_vec3 hv = v3(0, 0, 0);
     double dy = 0;
     if (bm->state != GAIT_STATE_DROWN) {
@@ -439,9 +440,25 @@ static void move_in_water(body_move *bm) {
         /* floats with the feet its wading depth under the surface */
         double target = surface - num->wading_depth;
         dy = clampd(target - bm->feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+        wet = true;
     }
-    gait_mover_fly(bm->m, &bm->feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &b->near,
-                   &bm->r);
+    gait_vec3 start = bm->feet, d = v3(hv.x * dt, 0, hv.z * dt);
+    gait_mover_fly(bm->m, &bm->feet, v3(d.x, dy, d.z), v3(hv.x, 0, hv.z), &b->near, &bm->r);
+    gait_vec3 q;
+    /* a ledge under the surface stopped the stroke: the swimmer pulls itself up onto it, rising
+     * to the surface and over the ledge by the stroke and its own radius, so its feet stand on
+     * the ledge's top (the water there is shallow: the gates put the body on its feet) */
+    gait_vec3 over = v3_mad(d, v3_norm(d), bm->m->radius);
+    if (wet && bm->r.wall && !bm->r.wall_terrain && v3_len2(d) > 0 && surface > start.y &&
+        gait__mover_step_over(bm->m, start, over, bm->feet, surface - start.y, &q)) {
+        bm->feet = q;
+        bm->r.wall = false;
+        bm->r.grounded = true;
+        bm->r.touched = true;
+        bm->r.ground_normal = UP;
+        bm->r.ground_height = q.y;
+        bm->r.vel = v3(hv.x, 0, hv.z);
+    }
     b->vel = v3(bm->r.vel.x, 0, bm->r.vel.z);
     b->launch_speed = v3_len(hv);
 }

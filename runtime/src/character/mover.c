@@ -612,16 +612,14 @@ static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     return false;
 }
 
-/* Up by the step height, across, down: the move a riser blocked, tried over it. Across is a
+/* Up by `up` (the step height), across, down: the move a riser blocked, tried over it. Across is a
  * slide, as the plain move's is, so a body sliding along a wall, or in the corner a riser makes
  * with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves across
  * with its own collide-and-slide). Taken only when it lands on walkable ground and gets further
  * along the move than the plain move did. */
-static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                    const gait__slide_info *plain_si, gait_vec3 *out) {
-    if (!a_wall_ends_low(m, start, d, plain_si)) return false;
+static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                      double up, gait_vec3 *out) {
     gait_hit hit;
-    double up = m->step_height;
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
     gait__slide_info si;
@@ -637,6 +635,16 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     if (!walk) return false;
     *out = q;
     return true;
+}
+
+static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                    const gait__slide_info *plain_si, gait_vec3 *out) {
+    return a_wall_ends_low(m, start, d, plain_si) && step_over(m, start, d, plain, m->step_height, out);
+}
+
+bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                           double up, gait_vec3 *out) {
+    return step_over(m, start, d, plain, up, out);
 }
 
 /* Whether walkable terrain lies ahead of p along d's direction within the sphere's reach (half a
