@@ -37,6 +37,8 @@
 #define ASHORE_RINGS 32        /* rings a drowned body's return looks for ground in ... */
 #define ASHORE_SPACING 1.0     /* ... m apart */
 #define ASHORE_DROP 1000.0     /* m a look down for ground reaches where there is no terrain */
+#define SOLID_PROBE 1000.0     /* m the rays that tell a body inside closed geometry reach */
+#define SOLID_MARGIN 0.01      /* m beyond the face a body moved out of geometry is put */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -106,6 +108,60 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     ch->velocity = v3(0, 0, 0);
     remember(b, &r);
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
+}
+
+/* Whether the capsule of height h with its middle at c is inside closed geometry; *exits the
+ * rays' hits along the six axes (+x, -x, +y, -y, +z, -z). */
+static bool enclosed(const gait_collider *col, gait_vec3 c, const gait_filter *f, gait_hit *exits) {
+    static const gait_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; i < 6; i++)
+        if (!gait_collider_ray_cast(col, c, v3_scale(axes[i], SOLID_PROBE), f, &exits[i]) ||
+            !exits[i].back)
+            return false;
+    return true;
+}
+
+bool gait__body_out_of_solid(const gait_collider *col, gait_vec3 *feet, const gait_locomotion *n) {
+    double r = n->capsule_radius, h = n->capsule_height;
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    gait_vec3 c = v3(feet->x, feet->y + 0.5 * h, feet->z);
+    gait_hit ex[6];
+    if (!enclosed(col, c, &f, ex)) return true;
+    /* the ways out, nearest first: each moves the feet clear of the face its ray met */
+    gait_vec3 way[6];
+    double dist[6];
+    int order[6];
+    for (int i = 0; i < 6; i++) {
+        gait_vec3 p = ex[i].point;
+        if (i == 2) way[i] = v3(feet->x, p.y + SOLID_MARGIN, feet->z);          /* onto the top */
+        else if (i == 3) way[i] = v3(feet->x, p.y - h - SOLID_MARGIN, feet->z); /* under it */
+        else way[i] = v3(p.x + (i == 0 ? 1 : i == 1 ? -1 : 0) * (r + SOLID_MARGIN), feet->y,
+                         p.z + (i == 4 ? 1 : i == 5 ? -1 : 0) * (r + SOLID_MARGIN));
+        dist[i] = v3_len(v3_sub(way[i], *feet));
+        order[i] = i;
+    }
+    for (int i = 1; i < 6; i++) /* insertion sort: ties keep the axes' order */
+        for (int k = i; k > 0 && dist[order[k]] < dist[order[k - 1]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (int i = 0; i < 6; i++) {
+        gait_vec3 p = way[order[i]];
+        double th;
+        if (gait_terrain_sample(col, p.x, p.z, &th, NULL) && p.y < th) continue; /* in the ground */
+        gait_capsule cap = gait__upright_capsule(p, r, h);
+        gait_contact_point cp;
+        gait_hit again[6];
+        if (gait_collider_capsule_overlap(col, &cap, &f, &cp, 1, NULL) != 0 ||
+            enclosed(col, v3(p.x, p.y + 0.5 * h, p.z), &f, again))
+            continue;
+        *feet = p;
+        return true;
+    }
+    return false;
 }
 
 bool gait__body_can_wade(const gait_contact *c, const gait_locomotion *n) {

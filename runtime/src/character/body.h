@@ -40,6 +40,15 @@ void gait__body_move(const gait_collider *collider, gait_gather *gather, struct 
 void gait__body_hand_over(gait__body *body, bool grounded, gait_vec3 ground_normal,
                           gait_vec3 vel);
 
+/* A body of these numbers with its feet at *feet inside closed geometry — a landmark whose faces
+ * every ray from the capsule's middle along the six axes meets from behind (collide.h: triangles
+ * are counter-clockwise seen from outside) — is moved to the nearest of the six ways out where
+ * its capsule is free: out through the face each ray met by its radius and 1 cm, or onto the
+ * top, or under the bottom. False when it is inside and no way out is free (nothing changed);
+ * true otherwise, moved or not. */
+bool gait__body_out_of_solid(const gait_collider *collider, gait_vec3 *feet,
+                             const gait_locomotion *numbers);
+
 /* Whether a body with this contact stands where it may: dry, or water no deeper than where a
  * swim ends (wading_depth - swim_exit_margin). */
 bool gait__body_can_wade(const gait_contact *contact, const gait_locomotion *numbers);

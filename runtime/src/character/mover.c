@@ -30,6 +30,7 @@
 #define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
                                   collider's default ceiling_slope) */
 #define PLACE_PROBE 1000.0     /* m: farthest gait_mover_place looks down for ground */
+#define PLACE_LIFT 0.05        /* m gait_mover_place rises first at least (before its cast down) */
 #define NEAR_SKIN 0.05         /* m a move's look for landmarks reaches past its own reach */
 #define TERRAIN_RISE_PER_RUN 0.1 /* a terrain rise steeper than walkable stops a walk that would
                                   climb more than this per metre of run (m/m) */
@@ -882,12 +883,20 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
     gait_vec3 tn;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
     if (has_t && p.y < h) p.y = h;
-    double reach = has_t ? p.y - h : PLACE_PROBE;
+    /* from a little above: feet exactly on a floor (an authored spawn point) touch it, and a
+     * cast down from there starts inside it; up by up to a step first (away from the floor:
+     * the cast is not held by it), then down onto it */
     gait_hit hit;
+    double lift = m->step_height > PLACE_LIFT ? m->step_height : PLACE_LIFT;
+    if (sweep(m, p, v3(0, lift, 0), &hit)) lift = hit.start_solid ? 0 : lift * hit.fraction;
+    p.y += lift;
+    double reach = has_t ? p.y - h : PLACE_PROBE;
     if (reach > 0 && sweep(m, p, v3(0, -reach, 0), &hit) && !hit.start_solid)
         p.y -= reach * hit.fraction;
     else if (has_t)
         p.y = h;
+    else
+        p.y -= lift;
     push_info pi;
     p = push_out(m, p, &pi);
     result_clear(r);
