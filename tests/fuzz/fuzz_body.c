@@ -465,6 +465,7 @@ static void make_case(uint64_t seed, fuzz_case *fc) {
             /* generator 2: some spawns with the feet exactly on the face below (authored spawn
              * points sit exactly on floors); the room above is checked as for the others */
             bool exact = generator >= 2 && rchance(&cr, 0.4);
+            if (exact) s->y = top + 0.05; /* the room checked where it will stand, not above */
             gait_capsule cap = {{s->x, s->y + num->capsule_radius, s->z},
                                 {s->x, s->y + num->capsule_height - num->capsule_radius, s->z},
                                 num->capsule_radius + 0.05};

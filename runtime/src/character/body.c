@@ -39,6 +39,8 @@
 #define ASHORE_DROP 1000.0     /* m a look down for ground reaches where there is no terrain */
 #define SOLID_PROBE 1000.0     /* m the rays that tell a body inside closed geometry reach */
 #define SOLID_MARGIN 0.01      /* m beyond the face a body moved out of geometry is put */
+#define SPOT_RINGS 12          /* rings a body put in a landmark looks for a free place in ... */
+#define SPOT_SPACING 0.25      /* ... m apart */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -121,7 +123,17 @@ static bool enclosed(const gait_collider *col, gait_vec3 c, const gait_filter *f
     return true;
 }
 
-bool gait__body_out_of_solid(const gait_collider *col, gait_vec3 *feet, const gait_locomotion *n) {
+/* Whether a body put at p and stood on the ground below it lies in no landmark, crouched: a body
+ * may be put where only its crouched capsule fits (under a low ceiling), and crouches there. */
+static bool stands_free(const gait_collider *col, const gait_locomotion *n, gait_vec3 p) {
+    gait_mover m;
+    gait_mover_init(&m, col, n->capsule_radius, n->crouch_height, n->step_height, n->max_walk_slope);
+    gait_move_result r;
+    gait_mover_place(&m, &p, &r);
+    return gait__mover_free(&m, p);
+}
+
+static bool out_of_solid(const gait_collider *col, gait_vec3 *feet, const gait_locomotion *n) {
     double r = n->capsule_radius, h = n->capsule_height;
     gait_filter f;
     memset(&f, 0, sizeof f);
@@ -164,6 +176,27 @@ bool gait__body_out_of_solid(const gait_collider *col, gait_vec3 *feet, const ga
     return false;
 }
 
+bool gait__body_spot(const gait_collider *col, const gait_locomotion *n, gait_vec3 *feet) {
+    gait_vec3 p = *feet;
+    if (!out_of_solid(col, &p, n)) return false;
+    if (stands_free(col, n, p)) {
+        *feet = p;
+        return true;
+    }
+    for (int ring = 1; ring <= SPOT_RINGS; ring++) {
+        double d = ring * SPOT_SPACING;
+        for (int i = -1; i < 8; i++) { /* above first, then around */
+            double a = 2 * M_PI * i / 8;
+            gait_vec3 q = i < 0 ? v3(p.x, p.y + d, p.z) : v3(p.x + d * sin(a), p.y, p.z + d * cos(a));
+            if (stands_free(col, n, q)) {
+                *feet = q;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool gait__body_can_wade(const gait_contact *c, const gait_locomotion *n) {
     return c->water_depth <= n->wading_depth - n->swim_exit_margin;
 }
@@ -200,7 +233,8 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
         for (int i = 0; i < points; i++) {
             double a = 2 * M_PI * i / points, ground;
             double x = o.x + ring * ASHORE_SPACING * sin(a), z = o.z + ring * ASHORE_SPACING * cos(a);
-            if (!shore_at(&m, x, z, top, num, &ground)) continue;
+            if (!shore_at(&m, x, z, top, num, &ground) || !stands_free(col, num, v3(x, ground, z)))
+                continue;
             ch->position = v3(x, ground, z);
             gait__body_place(col, ch, num);
             return;

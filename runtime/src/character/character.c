@@ -74,7 +74,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
 
     /* inside closed geometry: out to the nearest free space, or refused */
     gait_vec3 at = def->position;
-    if (!gait__body_out_of_solid(w->collider, &at, gait_world_locomotion(w, def->body_type)))
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, def->body_type), &at))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position %g %g %g is inside closed "
                     "geometry (a landmark) with no free space next to it", def->position.x,
                     def->position.y, def->position.z);
@@ -184,7 +184,7 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     if (!v3_finite(p) || !isfinite(yaw))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite");
     gait_vec3 at = p; /* inside closed geometry: out to the nearest free space, or refused */
-    if (!gait__body_out_of_solid(w->collider, &at, gait_world_locomotion(w, ch->body_type)))
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, ch->body_type), &at))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position %g %g %g is inside closed "
                     "geometry (a landmark) with no free space next to it", p.x, p.y, p.z);
     ch->position = at;

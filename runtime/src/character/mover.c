@@ -919,4 +919,5 @@ bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gai
 }
 gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p) { return above_terrain(m, p); }
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n) { return is_floor(m, n); }
+bool gait__mover_free(const gait_mover *m, gait_vec3 feet) { return landmark_depth(m, feet) <= REFUSE_DEPTH; }
 bool gait__mover_is_ceiling(gait_vec3 n) { return is_ceiling(n); }

@@ -42,6 +42,8 @@ gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta
  * with the feet in *out when it lands on walkable ground further along d than plain. */
 bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                            double up, gait_vec3 *out);
+/* Whether the capsule at feet lies in no landmark deeper than the settle pass allows (1 cm). */
+bool gait__mover_free(const gait_mover *m, gait_vec3 feet);
 /* One sweep of the capsule at feet by d (the mover's filter). */
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);
 /* The collider's queries through a gather (g may be NULL: the collider's own), as the mover
