@@ -446,13 +446,17 @@ static void move_in_air(body_move *bm) {
         /* a jump reaches the jump's height, v = sqrt(2 g h); a kit's launch keeps its own */
         if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP && !b->launched)
             v.y = sqrt(2 * num->gravity * num->jump_height);
-        /* steering, capped at the speed the body left the ground at */
+        /* steering, capped at the speed the body left the ground at; not while it rests on
+         * ground too steep to stand on: the slide down it is gravity's, and steering towards
+         * a standstill would hold the body on a slope it cannot stand on */
         gait_vec3 hv = horizontal(v);
-        gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
-        gait_vec3 dv = v3_sub(target, hv);
-        double dl = v3_len(dv), amax = num->air_control * dt;
-        if (dl > amax) dv = v3_scale(dv, amax / dl);
-        hv = v3_add(hv, dv);
+        if (!bm->ch->contact.steep) {
+            gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
+            gait_vec3 dv = v3_sub(target, hv);
+            double dl = v3_len(dv), amax = num->air_control * dt;
+            if (dl > amax) dv = v3_scale(dv, amax / dl);
+            hv = v3_add(hv, dv);
+        }
         face_move(bm);
         double vy1, mean = gait__body_fall(v.y, num, dt, &vy1);
         v = v3(hv.x, vy1, hv.z);

@@ -313,53 +313,77 @@ static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) 
 
 /* ---- support: ground the first touch did not show ---------------------------------------- */
 
-/* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
- * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere, below its centre
- * and facing up, say more than the first touch —
- *   - a walkable one among them is ground (a crease: the sphere resting on a walkable slope and
- *     a steep face at once touches the face first as often as the slope);
- *   - steep ones that together hold the body are ground too, as Jolt's CharacterVirtual counts
- *     several steep contacts whose combined support is walkable: two faces leaning towards each
- *     other (a trough, a funnel) whose crease rises no more steeply than a walkable slope. The
- *     ground's normal is then the crease's: walking along it is level with it, out of it is into
- *     a steep face.
- * Writes the normal to stand on. */
-static bool contact_support(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
-    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
-    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
-    gait_contact_point cp[MAX_CONTACTS];
-    int n = overlap(m, &s, cp);
-    gait_vec3 steep[MAX_CONTACTS];
-    int ns = 0;
-    bool walk = false;
-    for (int i = 0; i < n; i++) {
-        gait_vec3 nn = cp[i].normal;
-        if (nn.y <= SUPPORT_MIN_UP || cp[i].point.y >= c.y) continue;
-        if (is_floor(m, nn)) {
-            if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
-            walk = true;
-            continue;
-        }
-        bool seen = false; /* one normal per face: a tessellated face gives several contacts */
-        for (int k = 0; k < ns && !seen; k++) seen = v3_dot(steep[k], nn) > SUPPORT_SAME_FACE;
-        if (!seen) steep[ns++] = nn;
-    }
-    if (walk) return true;
-    for (int i = 0; i < ns; i++)
-        for (int j = i + 1; j < ns; j++) {
-            /* facing each other across the body, or the pair does not hold it */
-            if (v3_dot(horizontal(steep[i]), horizontal(steep[j])) >= 0) continue;
-            gait_vec3 crease = v3_cross(steep[i], steep[j]);
+/* Steep faces seen under a body: one normal a face (a tessellated face gives several alike) and
+ * a point on it. */
+typedef struct steep_set {
+    gait_vec3 n[MAX_CONTACTS], p[MAX_CONTACTS];
+    int count;
+} steep_set;
+
+static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
+    for (int k = 0; k < s->count; k++)
+        if (v3_dot(s->n[k], n) > SUPPORT_SAME_FACE) return;
+    if (s->count >= MAX_CONTACTS) return;
+    s->n[s->count] = n;
+    s->p[s->count++] = p;
+}
+
+/* Two of these steep faces forming a notch — each leaning towards the other (a ridge's faces
+ * lean apart) — whose crease rises no more steeply than a walkable slope hold a body between
+ * them: *n_out the crease's normal (up, square to it). */
+static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
+    for (int i = 0; i < s->count; i++)
+        for (int j = i + 1; j < s->count; j++) {
+            gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
+            if (v3_dot(horizontal(s->n[i]), ab) <= 0 || v3_dot(horizontal(s->n[j]), ab) >= 0)
+                continue;
+            gait_vec3 crease = v3_cross(s->n[i], s->n[j]);
             double l = v3_len(crease);
             if (l < 1e-6) continue;
             crease = v3_scale(crease, 1.0 / l);
-            gait_vec3 g = v3_norm(v3_mad(UP, crease, -crease.y)); /* up, square to the crease */
+            gait_vec3 g = v3_norm(v3_mad(UP, crease, -crease.y));
             if (is_floor(m, g)) {
                 *n_out = g;
                 return true;
             }
         }
     return false;
+}
+
+/* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
+ * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere (below its middle,
+ * none a ceiling) say more than the first touch —
+ *   - a walkable one among them is ground (a crease: the sphere resting on a walkable slope and
+ *     a steep face at once touches the face first as often as the slope);
+ *   - steep ones that together hold the body are ground too, as Jolt's CharacterVirtual counts
+ *     several steep contacts whose combined support is walkable: two faces leaning towards each
+ *     other (a trough, a funnel, a steep slope running into a wall) whose crease rises no more
+ *     steeply than a walkable slope. The ground's normal is then the crease's: walking along it
+ *     is level with it, out of it is into a steep face.
+ * terrain_n (may be NULL): the steep terrain the feet rest on, one more face. Writes the normal
+ * to stand on. */
+static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3 *terrain_n,
+                            gait_vec3 *n_out) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
+    gait_contact_point cp[MAX_CONTACTS];
+    int n = overlap(m, &s, cp);
+    steep_set steep;
+    steep.count = 0;
+    if (terrain_n) add_steep(&steep, *terrain_n, feet);
+    bool walk = false;
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal;
+        /* below the sphere's middle (a wall's contact lies at it: within the margin) */
+        if (is_ceiling(nn) || cp[i].point.y >= c.y + SUPPORT_MARGIN) continue;
+        if (is_floor(m, nn) && cp[i].point.y < c.y) {
+            if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
+            walk = true;
+            continue;
+        }
+        add_steep(&steep, nn, cp[i].point);
+    }
+    return walk || steep_pair(m, &steep, n_out);
 }
 
 /* The same on the terrain, read through its height function: the feet over a cell too steep to
@@ -372,12 +396,19 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
     gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     if (v3_len2(down) < 0.5) return false;
     gait_vec3 dirs[4] = {down, v3(-down.z, 0, down.x), v3(down.z, 0, -down.x), v3_neg(down)};
+    steep_set steep;
+    steep.count = 0;
+    add_steep(&steep, tn, feet);
     for (int k = 1; k <= 2; k++)
         for (int i = 0; i < 4; i++) {
             gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
             double h;
             gait_vec3 n;
-            if (!terrain_at(m, q.x, q.z, &h, &n) || !is_floor(m, n)) continue;
+            if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
+            if (!is_floor(m, n)) {
+                add_steep(&steep, n, v3(q.x, h, q.z));
+                continue;
+            }
             bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
                               : h >= feet.y && h <= feet.y + m->step_height;
             if (near) {
@@ -385,7 +416,8 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
                 return true;
             }
         }
-    return false;
+    /* a notch of the height function: two faces of it leaning together under the sphere */
+    return steep_pair(m, &steep, n_out);
 }
 
 /* ---- collide and slide ------------------------------------------------------------------- */
@@ -558,7 +590,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
             lwalk = true;
             ln = UP;
         }
-        if (!lwalk && contact_support(m, at, &sn)) { /* a crease, a trough */
+        if (!lwalk && contact_support(m, at, NULL, &sn)) { /* a crease, a trough */
             lwalk = true;
             ln = sn;
         }
@@ -572,7 +604,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         gait_vec3 at = v3(p.x, h, p.z);
         bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
         if (is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
-            (landmarks && contact_support(m, at, &sn))) {
+            contact_support(m, at, &tn, &sn)) {
             r->grounded = true;
             r->ground_normal = is_floor(m, tn) ? tn : lnear ? ln : sn;
             p.y = h;
@@ -773,9 +805,14 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
     gait_vec3 p = slide(m, *feet_io, delta, SLIDE_NO_RISE | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
-    gait_vec3 sn;
-    if (vel.y <= 0 && (si.floor || (si.steep && contact_support(m, p, &sn)))) {
-        r->grounded = true; /* on a floor, or in a trough its steep faces make */
+    gait_vec3 sn, tn;
+    double h;
+    bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    /* the terrain just under the feet, too steep: one more face a trough may be made of */
+    const gait_vec3 *tsteep = has_t && p.y <= h + SUPPORT_MARGIN && !is_floor(m, tn) ? &tn : NULL;
+    if (vel.y <= 0 && (si.floor || ((si.steep || (si.wall && si.hits > 0) || (tsteep && si.hits > 0)) &&
+                                    contact_support(m, p, tsteep, &sn)))) {
+        r->grounded = true; /* on a floor, or in a trough its steep faces (and walls) make */
         r->ground_normal = si.floor ? si.floor_n : sn;
         r->ground_height = p.y;
         v.y = 0;
@@ -790,9 +827,7 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
         r->steep = true;
         r->ground_normal = si.steep_n;
     }
-    double h;
-    gait_vec3 tn;
-    if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
+    if (has_t && p.y <= h) {
         gait_hit hit;
         if (m == m_in && h > p.y + 1e-9 && sweep(m, p, v3(0, h - p.y, 0), &hit)) {
             /* lifted onto the terrain under a landmark with no room: stay where the step began
@@ -809,7 +844,9 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
         }
         p.y = h;
         r->ground_height = h;
-        bool walk = is_floor(m, tn) || terrain_support(m, p, tn, &sn);
+        /* walkable, walkable beside it, or a notch it makes with a landmark's face */
+        bool walk = is_floor(m, tn) || terrain_support(m, p, tn, &sn) ||
+                    (v.y <= 0 && contact_support(m, p, &tn, &sn));
         if (walk) {
             if (v.y <= 0) {
                 r->grounded = true;
