@@ -300,6 +300,13 @@ static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
     return v3(0, 0, 0);
 }
 
+/* Whether a contact point lies under a sphere of centre c within the walkable cone: only there
+ * can a floor or an edge hold it up (one at its side, a floor's edge level with its knee, holds
+ * nothing). */
+static bool under_sphere(const gait_mover *m, gait_vec3 c, gait_vec3 point) {
+    return is_floor(m, v3_norm(v3_sub(c, point)));
+}
+
 /* A hit on an edge or corner reports a normal tilted by the capsule's roundness even when the
  * surface past the edge is flat (a stair's tread seen from its nose). The face just beyond the
  * contact point, away from the capsule's axis, decides: a short ray down onto it. */
@@ -376,8 +383,16 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
         gait_vec3 nn = cp[i].normal;
         /* below the sphere's middle (a wall's contact lies at it: within the margin) */
         if (is_ceiling(nn) || cp[i].point.y >= c.y + SUPPORT_MARGIN) continue;
-        if (is_floor(m, nn) && cp[i].point.y < c.y) {
+        /* walkable, and under the sphere: a floor's edge reported with the face's normal
+         * (collide.h: internal edges) beside the sphere holds nothing */
+        if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
             if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
+            walk = true;
+            continue;
+        }
+        if (!walk && nn.y > SUPPORT_MIN_UP && under_sphere(m, c, cp[i].point) &&
+            edge_supports(m, feet, cp[i].point)) {
+            *n_out = UP; /* an edge with walkable ground past it (a step's nose), as a slide's */
             walk = true;
             continue;
         }
@@ -458,7 +473,8 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
         } else if (is_ceiling(n)) {
             si->ceiling = true;
         } else {
-            bool edge_floor = support && n.y > 0.1 && hit.point.y < feet.y + m->radius &&
+            bool edge_floor = support && n.y > 0.1 &&
+                              under_sphere(m, v3(feet.x, feet.y + m->radius, feet.z), hit.point) &&
                               edge_supports(m, feet, hit.point);
             if (edge_floor) {
                 si->floor = true;
@@ -590,7 +606,9 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
             lwalk = true;
             ln = UP;
         }
-        if (!lwalk && contact_support(m, at, NULL, &sn)) { /* a crease, a trough */
+        /* a crease, a trough (the steep terrain just under the feet one of its faces) */
+        bool tnear = has_t && !is_floor(m, tn) && h >= ly - SUPPORT_MARGIN;
+        if (!lwalk && contact_support(m, at, tnear ? &tn : NULL, &sn)) {
             lwalk = true;
             ln = sn;
         }
@@ -680,25 +698,12 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
     return step_over(m, start, d, plain, up, out);
 }
 
-/* Whether walkable terrain lies ahead of p along d's direction within the sphere's reach (half a
- * radius, a radius) no higher than `top`: the top of a riser the feet walk over. */
-static bool terrain_riser_top(const gait_mover *m, gait_vec3 p, gait_vec3 d, double top) {
-    gait_vec3 dir = v3_norm(horizontal(d));
-    for (int k = 1; k <= 2; k++) {
-        gait_vec3 q = v3_mad(p, dir, 0.5 * k * m->radius);
-        double h;
-        gait_vec3 n;
-        if (terrain_at(m, q.x, q.z, &h, &n) && is_floor(m, n) && h <= top) return true;
-    }
-    return false;
-}
-
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
  * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
- * down the face (the body leaves the ground and slides, or crosses a crest) within a step, up a
- * riser within the step height whose walkable top is within the sphere's reach (no wall, on the
- * terrain as on a landmark), or up a slight rise (TERRAIN_RISE_PER_RUN of the run) where the feet
- * still stand (terrain_support). Otherwise the face is a wall: the move tries along its foot (its
+ * down the face (the body leaves the ground and slides, or crosses a crest) within a step, or
+ * rises no more than a step to where the feet still stand (terrain_support: a riser within the
+ * step height whose walkable top is within the sphere's reach is no wall, on the terrain as on a
+ * landmark; the ground finder then agrees). Otherwise the face is a wall: the move tries along its foot (its
  * contour), kept only where the feet stand — a body walking along a face's foot with the stick a
  * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
  * off it and walking on again; else the feet stay. Returns the feet. */
@@ -708,14 +713,11 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
-    double run = v3_len(horizontal(v3_sub(p, start))), rise = h - start.y;
+    double rise = h - start.y;
     gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL;
-    if (rise <= m->step_height &&
-        (downhill || terrain_riser_top(m, p, d, start.y + m->step_height)))
-        return p;
-    if (rise <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS && terrain_support(m, v3(p.x, h, p.z), tn, &sn))
-        return p;
+    bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
+    if (rise <= m->step_height && (downhill || stands)) return p;
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
