@@ -62,11 +62,16 @@ static bool is_mantle(const gait__traverse *t, const gait_traverse_scan *s) {
 static void plan_path(gait__traverse *t, const gait_traverse_scan *s, const gait__character *ch,
                       double r, bool latch) {
     gait_vec3 g = t->origin;
-    gait_vec3 ap = v3_mad(g, t->in, -(r + SKIN));
+    double ly = t->ledge_y;
+    /* beside the face, its clearance square to it; along a face leaning back, the rise follows
+     * it (the approach ends out by the lean over the rise's height) */
+    double off = (r + SKIN) / cos(s->lean), tl = tan(s->lean);
+    double y1 = latch ? ly - RISE_DIAGONAL : ly + CLEAR;
+    gait_vec3 ap = v3_mad(g, t->in, -(off + (ly - ch->position.y) * tl));
     ap.y = ch->position.y;
     t->path[0] = ap;
-    double ly = t->ledge_y;
-    t->path[1] = v3(ap.x, latch ? ly - RISE_DIAGONAL : ly + CLEAR, ap.z);
+    gait_vec3 top = v3_mad(g, t->in, -(off + (ly - y1) * tl));
+    t->path[1] = v3(top.x, y1, top.z);
     gait_vec3 p2 = v3_mad(g, t->in, CROSS_IN);
     t->path[2] = v3(p2.x, ly + CLEAR, p2.z);
     gait_vec3 p3 = v3_mad(g, t->in, is_mantle(t, s) ? r + MANTLE_IN : s->depth + r + VAULT_PAST);
