@@ -22,6 +22,10 @@
 
 #define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
 #define CLIMB_LOOK 0.02        /* m past the press a climb looks for its wall beside a floor */
+#define CLIMB_OVERHANG 0.25    /* m an overhang may stick out and still be climbed round (a
+                                  ledge band, a lintel; a balcony, an eave stop the climb) */
+#define CLIMB_OUT_CLEAR 0.01   /* m the lean out may go past it */
+#define CLIMB_OUT_HALVINGS 6   /* the lean's distance halved to 0.26 / 64, 4 mm */
 #define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
@@ -244,11 +248,71 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
 
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
  * When it is met no more, the body is past an edge: over the top onto walkable ground, or off. */
+/* How far out from the wall (m, along its horizontal normal nh) a body climbing up at feet,
+ * its head under an overhang (a ledge band, a lintel), must lean for the way `up` to be free:
+ * the least out distance up to CLIMB_OVERHANG + CLIMB_OUT_CLEAR, halved to a few mm; 0 when
+ * the way up is free already or an overhang deeper than that is in the way. */
+static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, gait_vec3 up) {
+    gait_hit hit;
+    if (!gait__mover_sweep(m, feet, up, &hit) || hit.normal.y >= 0) return 0; /* up is free */
+    /* out from the wall by as far as the deepest overhang it goes round, less how far out the
+     * body leans already */
+    double far = CLIMB_OVERHANG + CLIMB_OUT_CLEAR;
+    /* the wall below the overhang, level with the bottom sphere's centre */
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_filter f = m->filter;
+    if (!gait_collider_ray_cast(m->collider, c, v3_scale(nh, -(m->radius + far)), &f, &hit)) return 0;
+    far -= hit.distance - m->radius;
+    if (far <= 0) return 0;
+    gait_vec3 out = v3_scale(nh, far);
+    if (gait__mover_sweep(m, feet, out, &hit)) return 0;          /* no room to lean out */
+    /* leaned out far enough when the head rises past the overhang's edge: by the radius */
+    gait_vec3 past = v3(0, m->radius + CLIMB_OUT_CLEAR, 0);
+    if (gait__mover_sweep(m, v3_add(feet, out), past, &hit)) return 0; /* deeper than that */
+    double lo = 0, hi = far;
+    for (int i = 0; i < CLIMB_OUT_HALVINGS; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (gait__mover_sweep(m, v3_mad(feet, nh, mid), past, &hit)) lo = mid;
+        else hi = mid;
+    }
+    return hi;
+}
+
+/* Whether a slide met a surface facing down (the underside of something over the body). */
+static bool met_from_above(const gait__slide_info *si) {
+    for (int k = 0; k < si->np; k++)
+        if (si->planes[k].y < 0) return true;
+    return false;
+}
+
 static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
                                 gait_vec3 n, gait_move_result *r, bool *over_top) {
     gait_vec3 delta = v3_mad(v3_scale(v, dt), n, -CLIMB_PRESS);
     gait__slide_info si;
     gait_vec3 p = gait__mover_slide(m, feet, delta, false, false, &si);
+    gait_vec3 nh = v3_norm(horizontal(n));
+    if (v.y > 0 && v3_len2(nh) > 0.5 && met_from_above(&si) && p.y - feet.y < 0.5 * v.y * dt) {
+        /* the head under an overhang no deeper than CLIMB_OVERHANG: lean out round it (at the
+         * climb's speed, holding the wall), then rise past its edge without pressing back under
+         * it; up its face, over its top the wall goes on just past the edge, and the climb goes
+         * on onto it (below) */
+        gait_vec3 up = v3(0, v.y * dt, 0);
+        double d = overhang_out(m, feet, nh, up);
+        if (d > 0) {
+            gait__slide_info so;
+            p = gait__mover_slide(m, feet, v3_scale(nh, fmin(d, v3_len(v) * dt)), true, false, &so);
+            r->wall = true;
+            r->wall_normal = n;
+            return p;
+        }
+        gait_hit hit;
+        if (!gait__mover_sweep(m, feet, up, &hit)) {
+            p = v3_add(feet, up); /* the way up is free: the press drove the head under the edge */
+            r->wall = true;
+            r->wall_normal = n;
+            return p;
+        }
+    }
     if (si.floor) {
         r->grounded = true;
         r->ground_normal = si.floor_n;
