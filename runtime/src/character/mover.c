@@ -372,7 +372,9 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
 static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3 *terrain_n,
                             gait_vec3 *n_out) {
     gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
-    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
+    /* the whole capsule: a wall it leans on higher up (a band over a steep slope) holds it too */
+    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
+    s.radius += SUPPORT_MARGIN;
     gait_contact_point cp[MAX_CONTACTS];
     int n = overlap(m, &s, cp);
     steep_set steep;
@@ -381,9 +383,8 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
-        /* below the sphere's middle (a wall's contact lies at it: within the margin) */
-        if (is_ceiling(nn) || cp[i].point.y >= c.y + SUPPORT_MARGIN) continue;
-        /* walkable, and under the sphere: a floor's edge reported with the face's normal
+        if (is_ceiling(nn)) continue;
+        /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
          * (collide.h: internal edges) beside the sphere holds nothing */
         if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
             if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
@@ -396,6 +397,7 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
             walk = true;
             continue;
         }
+        if (is_floor(m, nn)) continue; /* a floor beside or above the bottom sphere */
         add_steep(&steep, nn, cp[i].point);
     }
     return walk || steep_pair(m, &steep, n_out);
