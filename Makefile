@@ -7,6 +7,7 @@
 #   make valgrind   the core C tests under valgrind memcheck, leaks are errors (-j2 for two at once)
 #   make fuzz       the body's fuzzer for SECONDS (default 60) with progress lines
 #   make pending    the tests of known bugs not fixed yet (tests/pending/; not part of make test)
+#   make walkers    many walkers on a level-like scene: flicker, hung in the air, stuck (counts)
 #   make bench      benchmark programs, side by side with the peers where they exist
 #   make run        the sandbox on the default world (headless demo when there is no display)
 #   make deps       install missing Debian packages (apt-get; sudo only when not root)
@@ -63,7 +64,7 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 -include runtime/sandbox/sandbox.mk
 
 .PHONY: all test asan bench run deps clean help unit fuzz valgrind install uninstall shared examples \
-        pending
+        pending walkers
 # keep intermediate objects: a second `make test` should not rebuild them
 .SECONDARY:
 all: $(LIB) $(if $(CLI_SRC),$(CLI)) $(SANDBOX_TARGET)
@@ -114,6 +115,19 @@ $(FUZZ_BIN): $(BUILD)/obj/tests/fuzz_body.o $(LIB) | $(BUILD)/tests
 
 fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) --seconds $(SECONDS)
+
+# The walkers' survey (tests/fuzz/walkers.c): many bodies over whole runs on a level-like scene,
+# counting what players notice (flicker, bodies hung in the air, stuck walkers). Prints counts;
+# not a test. `make walkers` runs it with its defaults (1000 walkers, 20 s, both scenes).
+WALKERS_BIN := $(BUILD)/fuzz/walkers
+$(BUILD)/obj/tests/walkers.o: tests/fuzz/walkers.c | $(BUILD)/obj/tests
+	$(CC) $(CFLAGS_HOST) -MMD -MP -c $< -o $@
+$(WALKERS_BIN): $(BUILD)/obj/tests/walkers.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $< $(LIB) $(LDLIBS_ALL) -o $@
+
+walkers: $(WALKERS_BIN)
+	$(WALKERS_BIN)
 
 # Known bugs not fixed yet (tests/pending/README.md): Lua scenarios, C tests built like the unit
 # tests, fuzzer replays under the liveness invariants. Each fails until its fix lands, then moves

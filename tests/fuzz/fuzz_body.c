@@ -69,6 +69,8 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+#include "live.h"
+
 #define PEN_TOL 0.02          /* m, see above */
 #define MAX_SHAPES 40
 #define MAX_CHARS 8
@@ -463,6 +465,7 @@ static void make_case(uint64_t seed, fuzz_case *fc) {
             /* generator 2: some spawns with the feet exactly on the face below (authored spawn
              * points sit exactly on floors); the room above is checked as for the others */
             bool exact = generator >= 2 && rchance(&cr, 0.4);
+            if (exact) s->y = top + 0.05; /* the room checked where it will stand, not above */
             gait_capsule cap = {{s->x, s->y + num->capsule_radius, s->z},
                                 {s->x, s->y + num->capsule_height - num->capsule_radius, s->z},
                                 num->capsule_radius + 0.05};
@@ -538,198 +541,15 @@ static void failf(failure *f, int frame, int step, int ch, const char *kind, con
 
 static bool finite_or_inf(double v) { return !isnan(v) && v != -INFINITY; }
 
-/* ---- liveness (--liveness): what players notice, checked step by step ---------------------------
- *
- * Off in make test until the bugs they find are fixed (tests/pending/README.md lists them):
- *   air_stuck         a fall, glide or plunge that has not descended 5 cm in 1 s is held up by
- *                     something it does not stand on (it should slide, land or catch a wall);
- *   traverse_overrun  a vault, hurdle or mantle lasting longer than its plan: the approach at walk
- *                     speed, the rise and the cross at its row's speeds, the drop from the ledge to
- *                     the floor behind (or, with none, to max_drop below the feet), plus the 0.2 s
- *                     a blocked path is given and 0.25 s;
- *   drown_deep        a drowning that ends with the body in deep water (it swims again at once);
- *   stuck_walker      walking, running or sprinting the same way (the facing within 0.1 rad) for
- *                     1 s without moving 5 cm, with the body's capsule (lifted over a step) free
- *                     to go 0.5 m that way, or along the wall it meets there (at least 5 cm of it),
- *                     and walkable ground there within a step;
- *   flicker           the state flipping between the same two states 6 times within 0.5 s, in
- *                     steps that read no press. */
+/* ---- liveness (--liveness): what players notice, checked step by step (live.h) -------------- */
+
 static bool liveness = false;
-
-#define LIVE_AIR_SECONDS 1.0
-#define LIVE_AIR_DROP 0.05       /* m a body in the air must descend within LIVE_AIR_SECONDS */
-#define LIVE_WALK_SECONDS 1.0
-#define LIVE_WALK_MOVE 0.05      /* m */
-#define LIVE_WALK_AHEAD 0.5      /* m of free way ahead that makes a stop a stuck walker */
-#define LIVE_FLIPS 6
-#define LIVE_FLIP_SECONDS 0.5
-
-typedef struct live_track {
-    double air_low;              /* lowest feet in this spell in the air (m) */
-    int air_steps;               /* steps since the feet last went LIVE_AIR_DROP below it */
-    int trav_actions, trav_steps;/* the action playing (its count) and its steps */
-    double trav_plan;            /* s it may last */
-    gait_vec3 walk_at;           /* where the feet were when this heading began or last moved */
-    double walk_yaw;
-    int walk_steps;
-    gait_state flip_a, flip_b;   /* the pair the last change flipped between */
-    int flips;                   /* consecutive changes back and forth between them */
-    int flip_step[LIVE_FLIPS];   /* steps of the last changes (a ring) */
-    int step;                    /* steps checked */
-    bool ready;
-} live_track;
-
-/* The seconds an action may take: its plan from the scan and the row's speeds. */
-static double traverse_plan(const gait_world *w, const gait_traverse_info *t,
-                            const gait_locomotion *n) {
-    const gait_traverse_table *tab = gait_world_traverse_table(w);
-    double rise = 1, cross = 1;
-    for (int i = 0; i < tab->count; i++)
-        if (tab->actions[i].kind == t->kind) {
-            rise = tab->actions[i].rise_speed;
-            cross = tab->actions[i].cross_speed;
-            break;
-        }
-    const gait_traverse_scan *s = &t->scan;
-    double r = n->capsule_radius;
-    bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
-                  s->thick;
-    double plan = s->wall_distance / n->walk_speed + (s->height + 0.2) / rise +
-                  ((mantle ? 0 : s->depth) + 2 * r + 0.2) / cross;
-    if (!mantle) {
-        double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height
-                                    : s->height + tab->max_drop;
-        plan += sqrt(2 * fmax(drop, 0) / n->gravity);
-    }
-    return plan + 0.2 + 0.25;
-}
-
-/* Whether a body at feet could go LIVE_WALK_AHEAD m along yaw, sliding along a wall in the way
- * as the body does: its capsule, lifted over a step, swept that way (and along the wall it meets)
- * for at least a tenth of that, meeting nothing more, over walkable ground within a step up or
- * down there. */
-static bool open_way(const gait_world *w, gait_vec3 feet, double yaw, double radius, double height,
-                     const gait_locomotion *n) {
-    const gait_collider *col = gait_world_collider_const(w);
-    double lift = n->step_height + 0.02, cos_walk = cos(n->max_walk_slope);
-    gait_vec3 p = {feet.x, feet.y + lift, feet.z};
-    gait_vec3 d = {sin(yaw) * LIVE_WALK_AHEAD, 0, cos(yaw) * LIVE_WALK_AHEAD};
-    gait_filter none;
-    memset(&none, 0, sizeof none);
-    for (int leg = 0; leg < 2; leg++) {
-        gait_capsule cap = {{p.x, p.y + radius, p.z}, {p.x, p.y + height - radius, p.z}, radius};
-        gait_hit hit;
-        if (!gait_collider_capsule_sweep(col, &cap, d, &none, &hit)) {
-            p = (gait_vec3){p.x + d.x, p.y, p.z + d.z};
-            break;
-        }
-        /* a walkable slope ahead, a second wall, or a start inside: not a clear case */
-        if (leg == 1 || hit.start_solid || hit.normal.y >= cos_walk) return false;
-        p = (gait_vec3){p.x + d.x * hit.fraction, p.y, p.z + d.z * hit.fraction};
-        double nl = sqrt(hit.normal.x * hit.normal.x + hit.normal.z * hit.normal.z);
-        if (nl < 1e-6) return false;
-        gait_vec3 nh = {hit.normal.x / nl, 0, hit.normal.z / nl};
-        double rest = 1 - hit.fraction, into = (d.x * nh.x + d.z * nh.z) * rest;
-        d = (gait_vec3){d.x * rest - nh.x * into, 0, d.z * rest - nh.z * into};
-        if (sqrt(d.x * d.x + d.z * d.z) < 0.1 * LIVE_WALK_AHEAD) return false;
-    }
-    gait_hit hit;
-    if (!gait_collider_ray_cast(col, p, (gait_vec3){0, -(lift + n->step_height), 0}, &none, &hit))
-        return false;
-    return hit.normal.y >= cos_walk;
-}
 
 static void check_live(gait_world *w, gait_character_id id, int c, const gait_character_info *info,
                        live_track *lt, int frame, int step, failure *f) {
-    const gait_locomotion *n = gait_world_locomotion(w, info->body_type);
-    double dt = gait_world_step_seconds(w);
-    gait_state s = info->phase.state, prev = info->previous_state;
-    gait_vec3 p = info->position;
-    lt->step++;
-    if (!lt->ready) {
-        lt->ready = true;
-        lt->air_low = p.y;
-        lt->walk_at = p;
-        lt->walk_yaw = info->yaw;
-        lt->flip_a = lt->flip_b = GAIT_STATE_COUNT;
-    }
-    /* air_stuck */
-    if (s == GAIT_STATE_FALL || s == GAIT_STATE_GLIDE || s == GAIT_STATE_PLUNGE) {
-        bool same_spell = prev == GAIT_STATE_FALL || prev == GAIT_STATE_GLIDE || prev == GAIT_STATE_PLUNGE;
-        if (!same_spell || p.y < lt->air_low - LIVE_AIR_DROP) {
-            lt->air_low = p.y;
-            lt->air_steps = 0;
-        } else if (++lt->air_steps * dt > LIVE_AIR_SECONDS + 1e-9) {
-            failf(f, frame, step, c, "air_stuck", "%s for %.2f s without descending %.2f m (feet "
-                  "%.3f %.3f %.3f, %.2f m above the ground)", gait_state_name(s), lt->air_steps * dt,
-                  LIVE_AIR_DROP, p.x, p.y, p.z, info->contact.height_above_ground);
-            return;
-        }
-    }
-    /* traverse_overrun */
-    if (s == GAIT_STATE_TRAVERSE) {
-        gait_traverse_info t;
-        if (gait_character_traverse_info(w, id, &t) == GAIT_OK && t.kind != GAIT_TRAVERSE_NONE) {
-            if (prev != GAIT_STATE_TRAVERSE || t.actions != lt->trav_actions) {
-                lt->trav_actions = t.actions;
-                lt->trav_steps = 0;
-                lt->trav_plan = traverse_plan(w, &t, n);
-            }
-            if (++lt->trav_steps * dt > lt->trav_plan + 1e-9) {
-                failf(f, frame, step, c, "traverse_overrun", "%s in phase %d for %.2f s, planned "
-                      "%.2f s (height %.2f, depth %.2f, floor behind %d at %.2f; feet %.3f %.3f %.3f)",
-                      gait_traverse_kind_name(t.kind), (int)t.phase, lt->trav_steps * dt,
-                      lt->trav_plan, t.scan.height, t.scan.depth, t.scan.back_floor,
-                      t.scan.back_floor_height, p.x, p.y, p.z);
-                return;
-            }
-        }
-    }
-    /* drown_deep */
-    if (prev == GAIT_STATE_DROWN && s != GAIT_STATE_DROWN) {
-        const gait_contact *ct = &info->contact;
-        if (ct->water_depth > n->wading_depth && ct->submersion >= n->wading_depth) {
-            failf(f, frame, step, c, "drown_deep", "a drowning ended in water %.3f m deep (feet "
-                  "%.3f m under; wading depth %.2f) at %.3f %.3f %.3f", ct->water_depth,
-                  ct->submersion, n->wading_depth, p.x, p.y, p.z);
-            return;
-        }
-    }
-    /* stuck_walker: walk, run and sprint move along the facing (body.c turns the body to the move) */
-    bool walking = s == GAIT_STATE_WALK || s == GAIT_STATE_RUN || s == GAIT_STATE_SPRINT;
-    double turn = fabs(remainder(info->yaw - lt->walk_yaw, 2 * M_PI));
-    double dx = p.x - lt->walk_at.x, dy = p.y - lt->walk_at.y, dz = p.z - lt->walk_at.z;
-    if (!walking || prev != s || turn > 0.1 || sqrt(dx * dx + dy * dy + dz * dz) > LIVE_WALK_MOVE) {
-        lt->walk_at = p;
-        lt->walk_yaw = info->yaw;
-        lt->walk_steps = 0;
-    } else if (++lt->walk_steps * dt > LIVE_WALK_SECONDS + 1e-9) {
-        if (open_way(w, p, info->yaw, n->capsule_radius, n->capsule_height, n)) {
-            failf(f, frame, step, c, "stuck_walker", "%s for %.2f s without moving %.2f m, with "
-                  "%.1f m free ahead (feet %.3f %.3f %.3f, yaw %.3f)", gait_state_name(s),
-                  lt->walk_steps * dt, LIVE_WALK_MOVE, LIVE_WALK_AHEAD, p.x, p.y, p.z, info->yaw);
-            return;
-        }
-        lt->walk_at = p; /* boxed in: look again after another second */
-        lt->walk_steps = 0;
-    }
-    /* flicker: changes the step's presses did not ask for (a tapped sprint in water is a one-step
-     * swim dash, tap after tap: the player's doing) */
-    if (prev != s && info->presses_read) lt->flips = 0;
-    else if (prev != s) {
-        bool back = (prev == lt->flip_b && s == lt->flip_a) || (prev == lt->flip_a && s == lt->flip_b);
-        lt->flips = back ? lt->flips + 1 : 1;
-        lt->flip_a = prev;
-        lt->flip_b = s;
-        lt->flip_step[lt->flips % LIVE_FLIPS] = lt->step;
-        int oldest = lt->flip_step[(lt->flips + 1) % LIVE_FLIPS];
-        if (lt->flips >= LIVE_FLIPS && (lt->step - oldest) * dt <= LIVE_FLIP_SECONDS + 1e-9) {
-            failf(f, frame, step, c, "flicker", "%s <-> %s %d times in %.2f s (feet %.3f %.3f %.3f)",
-                  gait_state_name(prev), gait_state_name(s), LIVE_FLIPS, (lt->step - oldest) * dt,
-                  p.x, p.y, p.z);
-            return;
-        }
-    }
+    char msg[300];
+    const char *kind = live_check(w, id, info, lt, msg, sizeof msg);
+    if (kind) failf(f, frame, step, c, kind, "%s", msg);
 }
 
 /* The checks on one character after one step. expect: the presses this step must read. */

@@ -543,3 +543,62 @@ TEST(body_slides_along_a_tiny_triangle_wall_without_bumps) {
     CHECK(bw_info(w, id).position.x > -1.0); /* it slid along (2.7 m/s of the run along x) */
     gait_world_destroy(w);
 }
+
+/* A body created or placed inside closed geometry (a solid box: faces counter-clockwise seen
+ * from outside) comes out to the nearest free space beside it; where none is free (the box is
+ * itself inside a bigger solid) it is refused, with a message, and a place changes nothing. A
+ * body in a room (the same box turned inside out: its faces seen from inside) stays in it. */
+TEST(body_created_inside_a_solid_is_moved_out_or_refused) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -2, 0, -2, 2, 4, 2);
+    gait_character_id id = bw_spawn(w, 0.5, 1, 0, 100);
+    CHECK(gait_character_valid(w, id));
+    gait_character_info i = bw_info(w, id);
+    /* the nearest way out: through the +x face (1.5 m), by the radius and 1 cm */
+    CHECK_NEAR(i.position.x, 2.31, 1e-9);
+    CHECK_NEAR(i.position.z, 0, 1e-9);
+    CHECK(i.position.y < 0.01);
+    /* a solid inside a solid: every way out of the inner one is inside the outer */
+    bw_box(w, 10, 0, 10, 12, 2.5, 12);
+    bw_box(w, 9.4, -0.5, 9.4, 12.6, 4, 12.6);
+    gait_character_def cd = gait_default_character_def();
+    cd.position.x = 11;
+    cd.position.y = 0.2;
+    cd.position.z = 11;
+    gait_character_id bad = {0, 0};
+    CHECK(gait_character_create(w, &cd, &bad) == GAIT_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(gait_world_last_error(w), "inside closed geometry") != NULL);
+    gait_vec3 at = {11, 0.2, 11};
+    CHECK(gait_character_place(w, id, at, 0) == GAIT_ERR_INVALID_ARGUMENT);
+    gait_character_info j = bw_info(w, id);
+    CHECK(memcmp(&j.position, &i.position, sizeof j.position) == 0); /* nothing changed */
+    gait_world_destroy(w);
+}
+
+TEST(body_created_in_a_room_stays_in_it) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    /* a 6 m room: the outward box's triangles, each turned (two corners swapped) to face in */
+    const float lo[3] = {-3, 0, -3}, hi[3] = {3, 3, 3};
+    float v[36 * 3];
+    box_tris(v, lo, hi);
+    for (int t = 0; t < 12; t++)
+        for (int k = 0; k < 3; k++) {
+            float s = v[t * 9 + 3 + k];
+            v[t * 9 + 3 + k] = v[t * 9 + 6 + k];
+            v[t * 9 + 6 + k] = s;
+        }
+    gait_mesh_def md;
+    memset(&md, 0, sizeof md);
+    md.positions = v;
+    md.vertex_count = 36;
+    md.triangle_count = 12;
+    CHECK(gait_collider_add_landmark(gait_world_collider(w), &md, NULL) == GAIT_OK);
+    gait_character_id id = bw_spawn(w, 0.5, 0.5, 0, 100);
+    gait_character_info i = bw_info(w, id);
+    CHECK_NEAR(i.position.x, 0.5, 1e-12);
+    CHECK_NEAR(i.position.z, 0, 1e-12);
+    CHECK_MSG(i.position.y >= 0 && i.position.y < 0.01, "feet %.4f on the room's floor", i.position.y);
+    gait_world_destroy(w);
+}

@@ -134,3 +134,52 @@ TEST(body_mover_fly_back_past_the_terrain_edge_reports_unit_normals) {
     CHECK(r.grounded || r.wall);
     gait_world_destroy(w);
 }
+
+/* A slope too steep to stand on (60 deg) rising along +z from z = 0: as the terrain, or as a
+ * landmark mesh over flat terrain. */
+static double steep60(double x, double z) { (void)x; return z > 0 ? z * tan(60 * M_PI / 180) : 0; }
+
+/* A falling body driven into a too-steep face at a dash's speed slides down it; the face never
+ * turns the horizontal speed into a climb (as a bounce up a frictionless slope would): the
+ * velocity the fly leaves has no rise, and the feet never end higher than they started. */
+static void check_no_ride_up(bool terrain) {
+    gait_world *w = bw_world(NULL);
+    if (terrain) {
+        bw_terrain(w, steep60, -16, -16, 64, 0.5);
+    } else {
+        bw_flat(w);
+        gait_collider *c = gait_world_collider(w);
+        double t = tan(60 * M_PI / 180);
+        float v[18] = {-20, 0, 0, 20, 0, 0, 20, (float)(20 * t), 20,
+                       -20, 0, 0, 20, (float)(20 * t), 20, -20, (float)(20 * t), 20};
+        gait_mesh_def md;
+        memset(&md, 0, sizeof md);
+        md.positions = v;
+        md.vertex_count = 6;
+        md.triangle_count = 2;
+        CHECK(gait_collider_add_landmark(c, &md, NULL) == GAIT_OK);
+    }
+    gait_mover m;
+    gait_mover_init(&m, gait_world_collider_const(w), 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    /* falling at 2 m/s, dashing at 11 m/s into the face, from 1 m out and 6 m up it */
+    gait_vec3 feet = {0, 6, 6 / tan(60 * M_PI / 180) - 1.0};
+    gait_vec3 vel = {0, -2, 11};
+    double top = feet.y;
+    for (int k = 0; k < 30; k++) {
+        gait_move_result r;
+        gait_vec3 start = feet;
+        gait_vec3 d = {vel.x / 60, vel.y / 60, vel.z / 60};
+        gait_mover_fly(&m, &feet, d, vel, NULL, &r);
+        gait_mover_settle(&m, start, &feet, r.touched, vel.y <= 0, &r, &vel);
+        CHECK_MSG(r.vel.y <= 1e-9, "%s, step %d: the face left a rise of %.3f m/s",
+                  terrain ? "terrain" : "mesh", k, r.vel.y);
+        vel = r.vel;
+        vel.y -= 20.0 / 60; /* gravity */
+        if (feet.y > top) top = feet.y;
+    }
+    CHECK_MSG(top <= 6 + 1e-9, "%s: the feet rose to %.3f m from 6", terrain ? "terrain" : "mesh", top);
+    gait_world_destroy(w);
+}
+
+TEST(body_mover_a_dash_into_a_steep_terrain_face_does_not_ride_up_it) { check_no_ride_up(true); }
+TEST(body_mover_a_dash_into_a_steep_mesh_face_does_not_ride_up_it) { check_no_ride_up(false); }

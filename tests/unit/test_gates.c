@@ -237,7 +237,7 @@ TEST(gates_traverse_plays_on_then_chains_or_ends) {
     CHECK_EQ_INT(o.next, GAIT_STATE_FALL);
 }
 
-TEST(gates_traverse_a_climb_up_asks_for_the_ledge_over_a_landmark_wall) {
+TEST(gates_traverse_a_climb_up_asks_for_the_ledge_over_the_wall) {
     gate_case c;
     base(&c, GAIT_STATE_CLIMB);
     c.contact.wall = true;
@@ -252,8 +252,8 @@ TEST(gates_traverse_a_climb_up_asks_for_the_ledge_over_a_landmark_wall) {
     ledge(&c, GAIT_TRAVERSE_MANTLE_LOW);
     gait__gates_decide(&c.in, &o);
     CHECK_EQ_INT(o.next, GAIT_STATE_TRAVERSE);
-    c.in.on_terrain_wall = true; /* a cliff is climbed over by the body itself */
-    CHECK(!run(&c).request.want);
+    c.in.on_terrain_wall = true; /* a terrain cliff's top is mantled over as a landmark's is */
+    CHECK(run(&c).request.want);
     c.in.on_terrain_wall = false;
     stick(&c, -1); /* climbing down */
     CHECK(!run(&c).request.want);

@@ -135,8 +135,8 @@ static void climb_drive(course_run *r) {
     }
 }
 
-/* A terrain cliff (76 deg, 6 m): climbed held to its surface, over the top onto the plateau, a
- * rest there, on again. */
+/* A terrain cliff (76 deg, 6 m): climbed held to its surface, over the top onto the plateau by a
+ * mantle (as a landmark wall's top), a rest there, on again. */
 static double cliff(double x, double z) {
     (void)x;
     if (z < 2) return 0;
@@ -438,8 +438,9 @@ static const course courses[] = {
          STATE_BIT(GAIT_STATE_TRAVERSE) | STATE_BIT(GAIT_STATE_RUN),
      SEEN_MANTLE_LOW},
     {"cliff", 10.0, cliff_build, cliff_drive,
-     STATE_BIT(GAIT_STATE_CLIMB) | STATE_BIT(GAIT_STATE_IDLE) | STATE_BIT(GAIT_STATE_RUN),
-     SEEN_OVER_TOP},
+     STATE_BIT(GAIT_STATE_CLIMB) | STATE_BIT(GAIT_STATE_TRAVERSE) | STATE_BIT(GAIT_STATE_IDLE) |
+         STATE_BIT(GAIT_STATE_RUN),
+     SEEN_MANTLE_LOW},
     {"glide", 10.0, glide_build, glide_drive,
      STATE_BIT(GAIT_STATE_FALL) | STATE_BIT(GAIT_STATE_GLIDE) | STATE_BIT(GAIT_STATE_PLUNGE) |
          STATE_BIT(GAIT_STATE_CLIMB) | STATE_BIT(GAIT_STATE_IDLE),

@@ -17,7 +17,7 @@ typedef struct gate_case {
     bool walking, crouching;
     uint32_t pressed, held;
     double stamina;      /* used when stamina_set */
-    bool stamina_set, rising, wall_ahead, wall_only, over_top;
+    bool stamina_set, rising, wall_ahead, wall_only, over_top, steep;
     gait_state want;
 } gate_case;
 
@@ -81,6 +81,9 @@ static const gate_case cases[] = {
     {"glide_to_climb_wall_ahead", S(GLIDE), 1, AIR_HIGH, .wall_ahead = true, .want = S(CLIMB)},
     {"glide_to_onfoot_lands", S(GLIDE), 1, GROUND, .want = S(IDLE)},
     {"glide_to_swim", S(GLIDE), 1, WATER_DEEP, .want = S(SWIM)},
+    {"glide_to_fall_on_steep_ground", S(GLIDE), 1, AIR_LOW, .wall_only = true, .steep = true, .want = S(FALL)},
+    {"glide_to_climb_beats_steep_ground", S(GLIDE), 1, AIR_LOW, .wall_ahead = true, .steep = true, .want = S(CLIMB)},
+    {"plunge_stays_on_steep_ground", S(PLUNGE), 1, AIR_LOW, .wall_only = true, .steep = true, .want = S(PLUNGE)},
     /* plunge */
     {"plunge_stays", S(PLUNGE), 0.5, AIR_HIGH, .want = S(PLUNGE)},
     {"plunge_to_onfoot_lands", S(PLUNGE), 0.5, GROUND, .want = S(IDLE)},
@@ -135,6 +138,7 @@ static gait_state run_case(const gate_case *c, const gait_locomotion *n) {
     ct.wall = c->wall_ahead || c->wall_only;
     ct.wall_ahead = c->wall_ahead;
     ct.over_top = c->over_top;
+    ct.steep = c->steep;
     return gait_locomotion_next(&ph, &in, &ct, n);
 }
 

@@ -155,6 +155,8 @@ typedef struct gait_hit {
     gait_landmark_id landmark;  /* null for terrain */
     int triangle;
     bool start_solid;           /* the shape overlapped geometry where it started */
+    bool back;                  /* a ray met the triangle's back (clockwise seen from the ray's
+                                   origin): from inside a closed mesh; false for sweeps */
 } gait_hit;
 
 /* Contacts of a capsule with everything it overlaps, deepest per triangle, internal edges of

@@ -128,6 +128,8 @@ typedef struct gait_contact {
     bool wall;                  /* touches a surface too steep to walk (a climbable wall) */
     bool wall_ahead;            /* ... and the move (or, gliding, the facing) points into it */
     bool over_top;              /* climbing: past the wall's top, walkable ground beyond */
+    bool steep;                 /* in the air, resting on ground too steep to stand on (it slides
+                                   down it) */
 } gait_contact;
 
 /* The step's input as the gates read it. */

@@ -76,7 +76,9 @@ typedef struct gait_traverse_scan {
     gait_vec3 grab;             /* m, on the segment: the body's projection, a margin from its ends */
     gait_vec3 ledge_normal;     /* unit, of the ledge's top */
     double height;              /* m, ledge above the feet */
-    double depth;               /* m, front face to back face; 2 when thick (a lower bound) */
+    double depth;               /* m, front edge to back face; 2 when thick (a lower bound) */
+    double lean;                /* rad the front face leans back from vertical (0: vertical or
+                                   overhanging); the action rises along it */
     double back_floor_height;   /* m, the floor behind relative to the feet (from its point) */
     double back_floor_distance; /* m past the front face where the floor behind was read */
     int sweeps, rays;           /* queries spent (the benchmark reads these) */

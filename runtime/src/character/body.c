@@ -22,6 +22,11 @@
 #include "sense.h"
 
 #define CLIMB_PRESS 0.05       /* m a climbing body is pressed into a landmark wall each step */
+#define CLIMB_LOOK 0.02        /* m past the press a climb looks for its wall beside a floor */
+#define CLIMB_OVERHANG 0.25    /* m an overhang may stick out and still be climbed round (a
+                                  ledge band, a lintel; a balcony, an eave stop the climb) */
+#define CLIMB_OUT_CLEAR 0.01   /* m the lean out may go past it */
+#define CLIMB_OUT_HALVINGS 6   /* the lean's distance halved to 0.26 / 64, 4 mm */
 #define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
@@ -30,8 +35,17 @@
 #define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
                                   (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
+#define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
+                                  or the speed the body kept, under this (sin 30 deg) */
 #define WALL_PROBE 0.1         /* m an airborne body looks ahead for a wall to catch */
 #define WATER_FLOOR_EPS 1e-9   /* m: feet this close over the water's surface stand on it */
+#define ASHORE_RINGS 32        /* rings a drowned body's return looks for ground in ... */
+#define ASHORE_SPACING 1.0     /* ... m apart */
+#define ASHORE_DROP 1000.0     /* m a look down for ground reaches where there is no terrain */
+#define SOLID_PROBE 1000.0     /* m the rays that tell a body inside closed geometry reach */
+#define SOLID_MARGIN 0.01      /* m beyond the face a body moved out of geometry is put */
+#define SPOT_RINGS 12          /* rings a body put in a landmark looks for a free place in ... */
+#define SPOT_SPACING 0.25      /* ... m apart */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -103,13 +117,203 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
 }
 
+/* Whether the capsule of height h with its middle at c is inside closed geometry; *exits the
+ * rays' hits along the six axes (+x, -x, +y, -y, +z, -z). */
+static bool enclosed(const gait_collider *col, gait_vec3 c, const gait_filter *f, gait_hit *exits) {
+    static const gait_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; i < 6; i++)
+        if (!gait_collider_ray_cast(col, c, v3_scale(axes[i], SOLID_PROBE), f, &exits[i]) ||
+            !exits[i].back)
+            return false;
+    return true;
+}
+
+/* Whether a body put at p and stood on the ground below it lies in no landmark, crouched: a body
+ * may be put where only its crouched capsule fits (under a low ceiling), and crouches there. */
+static bool stands_free(const gait_collider *col, const gait_locomotion *n, gait_vec3 p) {
+    gait_mover m;
+    gait_mover_init(&m, col, n->capsule_radius, n->crouch_height, n->step_height, n->max_walk_slope);
+    gait_move_result r;
+    gait_mover_place(&m, &p, &r);
+    return gait__mover_free(&m, p);
+}
+
+static bool out_of_solid(const gait_collider *col, gait_vec3 *feet, const gait_locomotion *n) {
+    double r = n->capsule_radius, h = n->capsule_height;
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    gait_vec3 c = v3(feet->x, feet->y + 0.5 * h, feet->z);
+    gait_hit ex[6];
+    if (!enclosed(col, c, &f, ex)) return true;
+    /* the ways out, nearest first: each moves the feet clear of the face its ray met */
+    gait_vec3 way[6];
+    double dist[6];
+    int order[6];
+    for (int i = 0; i < 6; i++) {
+        gait_vec3 p = ex[i].point;
+        if (i == 2) way[i] = v3(feet->x, p.y + SOLID_MARGIN, feet->z);          /* onto the top */
+        else if (i == 3) way[i] = v3(feet->x, p.y - h - SOLID_MARGIN, feet->z); /* under it */
+        else way[i] = v3(p.x + (i == 0 ? 1 : i == 1 ? -1 : 0) * (r + SOLID_MARGIN), feet->y,
+                         p.z + (i == 4 ? 1 : i == 5 ? -1 : 0) * (r + SOLID_MARGIN));
+        dist[i] = v3_len(v3_sub(way[i], *feet));
+        order[i] = i;
+    }
+    for (int i = 1; i < 6; i++) /* insertion sort: ties keep the axes' order */
+        for (int k = i; k > 0 && dist[order[k]] < dist[order[k - 1]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (int i = 0; i < 6; i++) {
+        gait_vec3 p = way[order[i]];
+        double th;
+        if (gait_terrain_sample(col, p.x, p.z, &th, NULL) && p.y < th) continue; /* in the ground */
+        gait_capsule cap = gait__upright_capsule(p, r, h);
+        gait_contact_point cp;
+        gait_hit again[6];
+        if (gait_collider_capsule_overlap(col, &cap, &f, &cp, 1, NULL) != 0 ||
+            enclosed(col, v3(p.x, p.y + 0.5 * h, p.z), &f, again))
+            continue;
+        *feet = p;
+        return true;
+    }
+    return false;
+}
+
+bool gait__body_spot(const gait_collider *col, const gait_locomotion *n, gait_vec3 *feet) {
+    gait_vec3 p = *feet;
+    if (!out_of_solid(col, &p, n)) return false;
+    if (stands_free(col, n, p)) {
+        *feet = p;
+        return true;
+    }
+    for (int ring = 1; ring <= SPOT_RINGS; ring++) {
+        double d = ring * SPOT_SPACING;
+        for (int i = -1; i < 8; i++) { /* above first, then around */
+            double a = 2 * M_PI * i / 8;
+            gait_vec3 q = i < 0 ? v3(p.x, p.y + d, p.z) : v3(p.x + d * sin(a), p.y, p.z + d * cos(a));
+            if (stands_free(col, n, q)) {
+                *feet = q;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool gait__body_can_wade(const gait_contact *c, const gait_locomotion *n) {
+    return c->water_depth <= n->wading_depth - n->swim_exit_margin;
+}
+
+/* The ground at (x, z) below `top`: the first surface a ray down meets (a landmark or the
+ * terrain), if walkable, with the water over it shallow enough to stand in. */
+static bool shore_at(const gait_mover *m, double x, double z, double top,
+                     const gait_locomotion *n, double *ground) {
+    double h, surface, depth;
+    gait_vec3 tn;
+    bool has_t = gait__mover_terrain(m, x, z, &h, &tn);
+    gait_filter f = m->filter;
+    f.skip_terrain = false;
+    gait_hit hit;
+    double reach = has_t ? top - h + 1 : ASHORE_DROP;
+    if (reach <= 0 || !gait_collider_ray_cast(m->collider, v3(x, top, z), v3(0, -reach, 0), &f, &hit) ||
+        !gait__mover_is_floor(m, hit.normal))
+        return false;
+    *ground = hit.point.y;
+    if (!gait_water_at(m->collider, x, z, &surface, &depth)) return true; /* dry */
+    return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
+}
+
+void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
+                             const gait_locomotion *num) {
+    gait_mover m;
+    body_mover(col, ch, num, &m);
+    gait_vec3 o = ch->position;
+    double surface, depth, top = o.y;
+    if (gait_water_at(col, o.x, o.z, &surface, &depth) && surface > top) top = surface;
+    top += num->capsule_height;
+    for (int ring = 1; ring <= ASHORE_RINGS; ring++) {
+        int points = 8 * ring; /* about 0.8 m apart around the ring */
+        for (int i = 0; i < points; i++) {
+            double a = 2 * M_PI * i / points, ground;
+            double x = o.x + ring * ASHORE_SPACING * sin(a), z = o.z + ring * ASHORE_SPACING * cos(a);
+            if (!shore_at(&m, x, z, top, num, &ground) || !stands_free(col, num, v3(x, ground, z)))
+                continue;
+            ch->position = v3(x, ground, z);
+            gait__body_place(col, ch, num);
+            return;
+        }
+    }
+}
+
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
  * When it is met no more, the body is past an edge: over the top onto walkable ground, or off. */
+/* How far out from the wall (m, along its horizontal normal nh) a body climbing up at feet,
+ * its head under an overhang (a ledge band, a lintel), must lean for the way `up` to be free:
+ * the least out distance up to CLIMB_OVERHANG + CLIMB_OUT_CLEAR, halved to a few mm; 0 when
+ * the way up is free already or an overhang deeper than that is in the way. */
+static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, gait_vec3 up) {
+    gait_hit hit;
+    if (!gait__mover_sweep(m, feet, up, &hit) || hit.normal.y >= 0) return 0; /* up is free */
+    /* out from the wall by as far as the deepest overhang it goes round, less how far out the
+     * body leans already */
+    double far = CLIMB_OVERHANG + CLIMB_OUT_CLEAR;
+    /* the wall below the overhang, level with the bottom sphere's centre */
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_filter f = m->filter;
+    if (!gait_collider_ray_cast(m->collider, c, v3_scale(nh, -(m->radius + far)), &f, &hit)) return 0;
+    far -= hit.distance - m->radius;
+    if (far <= 0) return 0;
+    gait_vec3 out = v3_scale(nh, far);
+    if (gait__mover_sweep(m, feet, out, &hit)) return 0;          /* no room to lean out */
+    /* leaned out far enough when the head rises past the overhang's edge: by the radius */
+    gait_vec3 past = v3(0, m->radius + CLIMB_OUT_CLEAR, 0);
+    if (gait__mover_sweep(m, v3_add(feet, out), past, &hit)) return 0; /* deeper than that */
+    double lo = 0, hi = far;
+    for (int i = 0; i < CLIMB_OUT_HALVINGS; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (gait__mover_sweep(m, v3_mad(feet, nh, mid), past, &hit)) lo = mid;
+        else hi = mid;
+    }
+    return hi;
+}
+
+/* Whether a slide met a surface facing down (the underside of something over the body). */
+static bool met_from_above(const gait__slide_info *si) {
+    for (int k = 0; k < si->np; k++)
+        if (si->planes[k].y < 0) return true;
+    return false;
+}
+
 static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
                                 gait_vec3 n, gait_move_result *r, bool *over_top) {
     gait_vec3 delta = v3_mad(v3_scale(v, dt), n, -CLIMB_PRESS);
     gait__slide_info si;
     gait_vec3 p = gait__mover_slide(m, feet, delta, false, false, &si);
+    gait_vec3 nh = v3_norm(horizontal(n));
+    if (v.y > 0 && v3_len2(nh) > 0.5 && met_from_above(&si) && p.y - feet.y < 0.5 * v.y * dt) {
+        /* the head under an overhang no deeper than CLIMB_OVERHANG: lean out round it (at the
+         * climb's speed, holding the wall), then rise past its edge without pressing back under
+         * it; up its face, over its top the wall goes on just past the edge, and the climb goes
+         * on onto it (below) */
+        gait_vec3 up = v3(0, v.y * dt, 0);
+        double d = overhang_out(m, feet, nh, up);
+        if (d > 0) {
+            gait__slide_info so;
+            p = gait__mover_slide(m, feet, v3_scale(nh, fmin(d, v3_len(v) * dt)), true, false, &so);
+            r->wall = true;
+            r->wall_normal = n;
+            return p;
+        }
+        gait_hit hit;
+        if (!gait__mover_sweep(m, feet, up, &hit)) {
+            p = v3_add(feet, up); /* the way up is free: the press drove the head under the edge */
+            r->wall = true;
+            r->wall_normal = n;
+            return p;
+        }
+    }
     if (si.floor) {
         r->grounded = true;
         r->ground_normal = si.floor_n;
@@ -129,10 +333,33 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
         r->wall_normal = si.wall_n;
         return p;
     }
+    if (si.floor) {
+        /* the press met a floor at the wall's foot instead of the wall (a slope just too steep
+         * to walk, rising from a walkable one): a short look into the wall along that floor, as
+         * a walk meets it, says whether the body is still on it, so the climb does not end and
+         * start again every other step */
+        gait_vec3 into = v3_norm(horizontal(v3_neg(n))), fn = si.floor_n;
+        into.y = -(fn.x * into.x + fn.z * into.z) / fn.y;
+        gait_hit hit;
+        if (v3_len2(into) > 0.5 &&
+            gait__mover_sweep(m, p, v3_scale(v3_norm(into), CLIMB_PRESS + CLIMB_LOOK), &hit) &&
+            !gait__mover_is_floor(m, hit.normal) && !gait__mover_is_ceiling(hit.normal)) {
+            r->wall = true;
+            r->wall_normal = hit.normal;
+            return p;
+        }
+    }
     /* no wall met: over the top? A short move over the edge, then a look down for a floor. */
     gait_vec3 fwd = v3_norm(horizontal(v3_neg(n)));
     gait__slide_info s2;
     gait_vec3 q = gait__mover_slide(m, p, v3_scale(fwd, m->radius + OVER_TOP_REACH), true, false, &s2);
+    if (s2.wall) {
+        /* a wall again just past the edge: the wall bends (another face of a rough slope, a
+         * ledge with the wall going on above it), it does not end: climb on, onto the new face */
+        r->wall = true;
+        r->wall_normal = s2.wall_n;
+        return p;
+    }
     gait_hit hit;
     double reach = m->step_height + OVER_TOP_DROP;
     if (v.y > 0 && gait__mover_sweep(m, q, v3(0, -reach, 0), &hit) && !hit.start_solid &&
@@ -249,7 +476,13 @@ static void move_on_foot(body_move *bm) {
     b->vel = bm->r.vel;
     b->vel.y = 0;
     b->launch_speed = v3_len(bm->r.vel);
-    if (bm->r.wall && in->moving) bm->wall_ahead = ahead(in->dir_n, bm->r.wall_normal);
+    /* a wall to climb stops the move: the stick within 30 deg into it, or the body held under
+     * half its speed (a corner); one slid along is run past, as a riser stepped over is */
+    if (bm->r.wall && in->moving && ahead(in->dir_n, bm->r.wall_normal)) {
+        gait_vec3 nh = v3_norm(horizontal(bm->r.wall_normal));
+        double along = v3_len(v3_mad(in->dir_n, nh, -v3_dot(in->dir_n, nh)));
+        bm->wall_ahead = along < AHEAD_KEEP || v3_len(horizontal(bm->r.vel)) < AHEAD_KEEP * speed;
+    }
 }
 
 /* Jump, fall, glide, plunge: the carried velocity under gravity, steered. */
@@ -269,19 +502,26 @@ static void move_in_air(body_move *bm) {
         delta = v3_scale(v, dt);
         b->launch_speed = v3_len(hv);
     } else if (s == GAIT_STATE_PLUNGE) {
-        v = v3(0, -num->plunge_speed, 0);
+        /* straight down at plunge speed; what a surface turned sideways (a steep slope slid
+         * down) is kept, as a fall keeps it, so the plunge slides off such ground to land */
+        v = bm->from == GAIT_STATE_PLUNGE ? v3(v.x, -num->plunge_speed, v.z)
+                                          : v3(0, -num->plunge_speed, 0);
         delta = v3_scale(v, dt);
     } else {
         /* a jump reaches the jump's height, v = sqrt(2 g h); a kit's launch keeps its own */
         if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP && !b->launched)
             v.y = sqrt(2 * num->gravity * num->jump_height);
-        /* steering, capped at the speed the body left the ground at */
+        /* steering, capped at the speed the body left the ground at; not while it rests on
+         * ground too steep to stand on: the slide down it is gravity's, and steering towards
+         * a standstill would hold the body on a slope it cannot stand on */
         gait_vec3 hv = horizontal(v);
-        gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
-        gait_vec3 dv = v3_sub(target, hv);
-        double dl = v3_len(dv), amax = num->air_control * dt;
-        if (dl > amax) dv = v3_scale(dv, amax / dl);
-        hv = v3_add(hv, dv);
+        if (!bm->ch->contact.steep) {
+            gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
+            gait_vec3 dv = v3_sub(target, hv);
+            double dl = v3_len(dv), amax = num->air_control * dt;
+            if (dl > amax) dv = v3_scale(dv, amax / dl);
+            hv = v3_add(hv, dv);
+        }
         face_move(bm);
         double vy1, mean = gait__body_fall(v.y, num, dt, &vy1);
         v = v3(hv.x, vy1, hv.z);
@@ -323,7 +563,7 @@ static void move_on_wall(body_move *bm) {
     if (bm->state == GAIT_STATE_CLIMB_JUMP)
         v = v3_scale(up_w, num->climb_jump_height / num->climb_jump_seconds);
     else
-        v = v3_scale(v3_add(v3_scale(up_w, in->move_y), v3_scale(right_w, in->move_x)),
+        v = v3_scale(v3_add(v3_scale(up_w, in->climb_y), v3_scale(right_w, in->climb_x)),
                      num->climb_speed * (in->stick > 0 ? 1 : 0));
     if (v3_len(v) > 0 && bm->state == GAIT_STATE_CLIMB && in->stick > 0) {
         /* a stick pushed part way climbs slower */
@@ -337,7 +577,7 @@ static void move_on_wall(body_move *bm) {
     bm->wall_ahead = bm->r.wall;
     b->vel = v3(0, 0, 0);
     b->launch_speed = 0;
-    bm->may_land = !bm->over_top ? in->move_y < 0 : true;
+    bm->may_land = !bm->over_top ? in->climb_y < 0 : true;
 }
 
 /* Swim, swim dash, drown: across the water, floating at the wading depth. */
@@ -346,7 +586,8 @@ static void move_in_water(body_move *bm) {
     const gait__intent *in = bm->in;
     const gait_locomotion *num = bm->num;
     double dt = bm->dt;
-    double surface, depth;
+    double surface = 0, depth;
+    bool wet = false;
     gait_vec3 hv = v3(0, 0, 0);
     double dy = 0;
     if (bm->state != GAIT_STATE_DROWN) {
@@ -358,9 +599,25 @@ static void move_in_water(body_move *bm) {
         /* floats with the feet its wading depth under the surface */
         double target = surface - num->wading_depth;
         dy = clampd(target - bm->feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+        wet = true;
     }
-    gait_mover_fly(bm->m, &bm->feet, v3(hv.x * dt, dy, hv.z * dt), v3(hv.x, 0, hv.z), &b->near,
-                   &bm->r);
+    gait_vec3 start = bm->feet, d = v3(hv.x * dt, 0, hv.z * dt);
+    gait_mover_fly(bm->m, &bm->feet, v3(d.x, dy, d.z), v3(hv.x, 0, hv.z), &b->near, &bm->r);
+    gait_vec3 q;
+    /* a ledge under the surface stopped the stroke: the swimmer pulls itself up onto it, rising
+     * to the surface and over the ledge by the stroke and its own radius, so its feet stand on
+     * the ledge's top (the water there is shallow: the gates put the body on its feet) */
+    gait_vec3 over = v3_mad(d, v3_norm(d), bm->m->radius);
+    if (wet && bm->r.wall && !bm->r.wall_terrain && v3_len2(d) > 0 && surface > start.y &&
+        gait__mover_step_over(bm->m, start, over, bm->feet, surface - start.y, &q)) {
+        bm->feet = q;
+        bm->r.wall = false;
+        bm->r.grounded = true;
+        bm->r.touched = true;
+        bm->r.ground_normal = UP;
+        bm->r.ground_height = q.y;
+        bm->r.vel = v3(hv.x, 0, hv.z);
+    }
     b->vel = v3(bm->r.vel.x, 0, bm->r.vel.z);
     b->launch_speed = v3_len(hv);
 }

@@ -40,6 +40,28 @@ void gait__body_move(const gait_collider *collider, gait_gather *gather, struct 
 void gait__body_hand_over(gait__body *body, bool grounded, gait_vec3 ground_normal,
                           gait_vec3 vel);
 
+/* Where a body of these numbers put at *feet (a create, a place) stands free. Inside closed
+ * geometry — a landmark whose faces every ray from the capsule's middle along the six axes meets
+ * from behind (collide.h: triangles are counter-clockwise seen from outside) — it goes out by the
+ * nearest of the six ways out where its capsule is free (through the face each ray met by its
+ * radius and 1 cm, onto the top, under the bottom). Where the crouched capsule, stood on the
+ * ground below (gait_mover_place), still lies more than the settle's 1 cm in a landmark (a thin
+ * plate through it; under a low ceiling the body may be put: it crouches there), the nearest point
+ * that stands free is taken, 0.25 m apart above and around, up to 3 m.
+ * False, *feet unchanged, when none is free. */
+bool gait__body_spot(const gait_collider *collider, const gait_locomotion *numbers,
+                     gait_vec3 *feet);
+
+/* Whether a body with this contact stands where it may: dry, or water no deeper than where a
+ * swim ends (wading_depth - swim_exit_margin). */
+bool gait__body_can_wade(const gait_contact *contact, const gait_locomotion *numbers);
+
+/* A body placed in water too deep to stand in is moved to the nearest ground it can stand in
+ * (gait__body_can_wade), looked for in rings of 1 m up to 32 m around it, and placed there;
+ * where there is none it stays. */
+void gait__body_place_ashore(const gait_collider *collider, struct gait__character *ch,
+                             const gait_locomotion *numbers);
+
 /* One step of a fall from vertical speed vy0 (m/s): *vy1 the speed at its end, the return value
  * the mean over the step (the feet move mean * dt). Both capped at the terminal speed. */
 double gait__body_fall(double vy0, const gait_locomotion *numbers, double dt, double *vy1);

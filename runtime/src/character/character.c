@@ -79,13 +79,20 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
         if (!w->characters[i].alive) { slot = i; break; }
     if (slot < 0) return FAIL(w, GAIT_ERR_CAPACITY, "character: all %d slots are in use", w->capacity);
 
+    /* inside closed geometry: out to the nearest free space, or refused */
+    gait_vec3 at = def->position;
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, def->body_type), &at))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position %g %g %g is inside closed "
+                    "geometry (a landmark) with no free space next to it", def->position.x,
+                    def->position.y, def->position.z);
+
     gait__character *ch = &w->characters[slot];
     uint32_t generation = ch->generation;
     memset(ch, 0, sizeof *ch);
     ch->generation = generation;
     ch->alive = true;
     ch->user_data = def->user_data;
-    ch->position = ch->prev_position = def->position;
+    ch->position = ch->prev_position = at;
     ch->yaw = ch->prev_yaw = def->yaw;
     ch->camera = camera;
     ch->camera_enabled = !def->no_camera;
@@ -186,7 +193,11 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     if (!pos_in_limit(p) || !in_limit(yaw))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite and "
                     "within %g (m, rad)", GAIT_WORLD_LIMIT);
-    ch->position = p;
+    gait_vec3 at = p; /* inside closed geometry: out to the nearest free space, or refused */
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, ch->body_type), &at))
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position %g %g %g is inside closed "
+                    "geometry (a landmark) with no free space next to it", p.x, p.y, p.z);
+    ch->position = at;
     ch->yaw = ch->prev_yaw = remainder(yaw, 2 * M_PI);
     ch->velocity = v3(0, 0, 0);
     ch->phase.state = GAIT_STATE_IDLE;

@@ -36,6 +36,9 @@ typedef struct gait__character {
     uint32_t presses_read;             /* what the last step read */
     bool walking, crouching;           /* switches toggled by presses */
     double camera_yaw;                 /* moves are relative to it (= camera.yaw) */
+    double climb_turn;                 /* rad: a climb begun by a stick held some other way than
+                                          forward reads that way as up until the stick is let go
+                                          (intent.c); 0 for none */
     gait_camera camera;                /* turned once a frame, follows the blended body */
     bool camera_enabled;
     gait_anim anim;                    /* resolved after each step */

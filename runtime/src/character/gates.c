@@ -62,8 +62,8 @@ void gait__gates_propose(const gait__gates_in *in, gait__gates_out *out) {
         if (jump_pressed || (jump_held && out->cooldown <= 0))
             out->request = ledge_request(forward, in->speed, false);
     } else if (from == GAIT_STATE_CLIMB && proposed == GAIT_STATE_CLIMB &&
-               out->input.move_up > n->move_epsilon && !in->on_terrain_wall) {
-        /* climbing up a landmark wall: a ledge within reach above is mantled */
+               out->input.move_up > n->move_epsilon) {
+        /* climbing up a wall (a landmark or a terrain cliff): a ledge within reach above is mantled */
         gait_vec3 wn = v3(in->wall_normal.x, 0, in->wall_normal.z);
         if (v3_len2(wn) > CLIMB_WALL_MIN) out->request = ledge_request(v3_neg(v3_norm(wn)), 0, true);
     }

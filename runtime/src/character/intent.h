@@ -14,6 +14,8 @@ typedef struct gait__intent {
     gait_vec3 dir;              /* camera-relative horizontal move: forward * move_y + right * move_x */
     double stick;               /* |dir|, at most 1 */
     bool moving;                /* |dir| > move_epsilon */
+    double climb_x, climb_y;    /* the stick as a wall reads it: y climbs up, x across (the stick
+                                   turned by the character's climb_turn) */
     gait_vec3 dir_n;            /* dir as a unit vector; zero when not moving */
     uint32_t pressed;           /* gait_button presses this step takes */
     uint32_t held;              /* gait_button levels */
@@ -24,5 +26,12 @@ typedef struct gait__intent {
  * presses_read), toggles the switches, and reads the move against the camera's yaw. */
 void gait__intent_read(struct gait__character *ch, const gait_locomotion *numbers,
                        gait__intent *out);
+
+/* The state the gates chose: a climb begun this step (from off the wall) by a stick pointing more
+ * than 60 deg away from forward keeps that stick's way as up while it is held — it pressed into
+ * the wall, so it means up there, whatever the camera faces; W climbs up again once the stick is
+ * let go. Updates the character's climb_turn and out's climb_x, climb_y. */
+void gait__intent_climb(struct gait__character *ch, gait_state from, gait_state next,
+                        gait__intent *out);
 
 #endif

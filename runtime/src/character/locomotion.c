@@ -218,6 +218,7 @@ static gait_state gate_air(const gait_phase *ph, const gait_gate_input *in, cons
         gait_state l = landed(in, c, n, s);
         if (l != s) return l;
         if (c->wall_ahead && stamina_left(in)) return GAIT_STATE_CLIMB; /* a wall ahead */
+        if (c->steep) return GAIT_STATE_FALL;     /* on ground too steep to stand on: let go */
         if (pressed(in, GAIT_BUTTON_ATTACK)) return GAIT_STATE_PLUNGE;
         if (pressed(in, GAIT_BUTTON_JUMP) || !stamina_left(in)) return GAIT_STATE_FALL;
         return s;

@@ -30,10 +30,18 @@
 #define COS_CEILING 0.5        /* a normal within 60 deg of straight down is a ceiling (the
                                   collider's default ceiling_slope) */
 #define PLACE_PROBE 1000.0     /* m: farthest gait_mover_place looks down for ground */
+#define PLACE_LIFT 0.05        /* m gait_mover_place rises first at least (before its cast down) */
 #define NEAR_SKIN 0.05         /* m a move's look for landmarks reaches past its own reach */
 #define TERRAIN_RISE_PER_RUN 0.1 /* a terrain rise steeper than walkable stops a walk that would
                                   climb more than this per metre of run (m/m) */
+#define TERRAIN_DOWNHILL 0.1   /* a walk goes down a face when its way leans this much (the sine
+                                  of about 6 deg) from the face's contour towards its foot */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
+#define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
+#define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
+                                  move's look for landmarks, NEAR_SKIN) */
+#define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
+#define SUPPORT_SAME_FACE 0.999 /* normals this alike are one face */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -292,6 +300,13 @@ static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
     return v3(0, 0, 0);
 }
 
+/* Whether a contact point lies under a sphere of centre c within the walkable cone: only there
+ * can a floor or an edge hold it up (one at its side, a floor's edge level with its knee, holds
+ * nothing). */
+static bool under_sphere(const gait_mover *m, gait_vec3 c, gait_vec3 point) {
+    return is_floor(m, v3_norm(v3_sub(c, point)));
+}
+
 /* A hit on an edge or corner reports a normal tilted by the capsule's roundness even when the
  * surface past the edge is flat (a stair's tread seen from its nose). The face just beyond the
  * contact point, away from the capsule's axis, decides: a short ray down onto it. */
@@ -303,15 +318,145 @@ static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) 
     return is_floor(m, hit.normal);
 }
 
+/* ---- support: ground the first touch did not show ---------------------------------------- */
+
+/* Steep faces seen under a body: one normal a face (a tessellated face gives several alike) and
+ * a point on it. */
+typedef struct steep_set {
+    gait_vec3 n[MAX_CONTACTS], p[MAX_CONTACTS];
+    int count;
+} steep_set;
+
+static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
+    for (int k = 0; k < s->count; k++)
+        if (v3_dot(s->n[k], n) > SUPPORT_SAME_FACE) return;
+    if (s->count >= MAX_CONTACTS) return;
+    s->n[s->count] = n;
+    s->p[s->count++] = p;
+}
+
+/* Two of these steep faces forming a notch — each leaning towards the other (a ridge's faces
+ * lean apart) — whose crease rises no more steeply than a walkable slope hold a body between
+ * them: *n_out the crease's normal (up, square to it). */
+static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
+    for (int i = 0; i < s->count; i++)
+        for (int j = i + 1; j < s->count; j++) {
+            gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
+            if (v3_dot(horizontal(s->n[i]), ab) <= 0 || v3_dot(horizontal(s->n[j]), ab) >= 0)
+                continue;
+            gait_vec3 crease = v3_cross(s->n[i], s->n[j]);
+            double l = v3_len(crease);
+            if (l < 1e-6) continue;
+            crease = v3_scale(crease, 1.0 / l);
+            gait_vec3 g = v3_norm(v3_mad(UP, crease, -crease.y));
+            if (is_floor(m, g)) {
+                *n_out = g;
+                return true;
+            }
+        }
+    return false;
+}
+
+/* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
+ * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere (below its middle,
+ * none a ceiling) say more than the first touch —
+ *   - a walkable one among them is ground (a crease: the sphere resting on a walkable slope and
+ *     a steep face at once touches the face first as often as the slope);
+ *   - steep ones that together hold the body are ground too, as Jolt's CharacterVirtual counts
+ *     several steep contacts whose combined support is walkable: two faces leaning towards each
+ *     other (a trough, a funnel, a steep slope running into a wall) whose crease rises no more
+ *     steeply than a walkable slope. The ground's normal is then the crease's: walking along it
+ *     is level with it, out of it is into a steep face.
+ * terrain_n (may be NULL): the steep terrain the feet rest on, one more face. Writes the normal
+ * to stand on. */
+static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3 *terrain_n,
+                            gait_vec3 *n_out) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    /* the whole capsule: a wall it leans on higher up (a band over a steep slope) holds it too */
+    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
+    s.radius += SUPPORT_MARGIN;
+    gait_contact_point cp[MAX_CONTACTS];
+    int n = overlap(m, &s, cp);
+    steep_set steep;
+    steep.count = 0;
+    if (terrain_n) add_steep(&steep, *terrain_n, feet);
+    bool walk = false;
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal;
+        if (is_ceiling(nn)) continue;
+        /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
+         * (collide.h: internal edges) beside the sphere holds nothing */
+        if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
+            if (!walk || nn.y > n_out->y) *n_out = nn; /* the most level walkable contact */
+            walk = true;
+            continue;
+        }
+        if (!walk && nn.y > SUPPORT_MIN_UP && under_sphere(m, c, cp[i].point) &&
+            edge_supports(m, feet, cp[i].point)) {
+            *n_out = UP; /* an edge with walkable ground past it (a step's nose), as a slide's */
+            walk = true;
+            continue;
+        }
+        if (is_floor(m, nn)) continue; /* a floor beside or above the bottom sphere */
+        add_steep(&steep, nn, cp[i].point);
+    }
+    return walk || steep_pair(m, &steep, n_out);
+}
+
+/* The same on the terrain, read through its height function: the feet over a cell too steep to
+ * stand on, with walkable ground under the bottom sphere's footprint, half a radius and a radius
+ * away — downhill or along the face's contour within SUPPORT_MARGIN of the feet's height (a cell
+ * beside it at the feet's height; walkable ground further below is slid down to, as a landmark
+ * crease's is), or uphill at most a step above them (a dip of the height function: the sphere
+ * rests on its rim). */
+static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
+    gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
+    if (v3_len2(down) < 0.5) return false;
+    gait_vec3 dirs[4] = {down, v3(-down.z, 0, down.x), v3(down.z, 0, -down.x), v3_neg(down)};
+    steep_set steep;
+    steep.count = 0;
+    add_steep(&steep, tn, feet);
+    for (int k = 1; k <= 2; k++)
+        for (int i = 0; i < 4; i++) {
+            gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
+            double h;
+            gait_vec3 n;
+            if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
+            if (!is_floor(m, n)) {
+                add_steep(&steep, n, v3(q.x, h, q.z));
+                continue;
+            }
+            bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
+                              : h >= feet.y && h <= feet.y + m->step_height;
+            if (near) {
+                *n_out = n;
+                return true;
+            }
+        }
+    /* a notch of the height function: two faces of it leaning together under the sphere */
+    return steep_pair(m, &steep, n_out);
+}
+
 /* ---- collide and slide ------------------------------------------------------------------- */
 
-/* Moves the capsule's feet by delta, sliding along what it meets. flatten: walls are taken as
- * vertical planes (a walking body must not ride up a wall it cannot walk). support: check edge
- * hits for walkable faces past them (landing). Returns the new feet. */
-static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
-                       bool support, gait__slide_info *si) {
+/* How a slide meets what it meets. */
+enum {
+    SLIDE_FLATTEN = 1,  /* walls are taken as vertical planes (a walking body must not ride up a
+                           wall it cannot walk) */
+    SLIDE_SUPPORT = 2,  /* edge hits are checked for walkable faces past them (landing) */
+    SLIDE_NO_RISE = 4   /* a too-steep face up is also a vertical plane (an airborne body slides
+                           down it, and its speed into the face is stopped, never turned into a
+                           rise up it: Jolt's CharacterVirtual blocks steep slopes the same way) */
+};
+
+/* Moves the capsule's feet by delta, sliding along what it meets (flags: SLIDE_*). ground, when
+ * given, is the walkable plane the move follows. Returns the new feet. */
+static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, unsigned flags,
+                       const gait_vec3 *ground, gait__slide_info *si) {
+    bool flatten = flags & SLIDE_FLATTEN, support = flags & SLIDE_SUPPORT;
     memset(si, 0, sizeof *si);
     gait_vec3 want = delta;
+    gait_vec3 g = ground ? *ground : UP;
     for (int it = 0; it < SLIDE_ITERS; it++) {
         if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
         gait_hit hit;
@@ -326,10 +471,12 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
         if (is_floor(m, n)) {
             si->floor = true;
             si->floor_n = n;
+            g = n; /* walking on, the move follows the floor met */
         } else if (is_ceiling(n)) {
             si->ceiling = true;
         } else {
-            bool edge_floor = support && n.y > 0.1 && hit.point.y < feet.y + m->radius &&
+            bool edge_floor = support && n.y > 0.1 &&
+                              under_sphere(m, v3(feet.x, feet.y + m->radius, feet.z), hit.point) &&
                               edge_supports(m, feet, hit.point);
             if (edge_floor) {
                 si->floor = true;
@@ -342,14 +489,20 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
                     si->steep_n = n;
                 }
             }
-            if (flatten) {
-                gait_vec3 f = v3_norm(horizontal(n));
-                if (v3_len2(f) > 0.5) n = f;
+            gait_vec3 f = v3_norm(horizontal(n));
+            if (flatten && v3_len2(f) > 0.5) {
+                n = f;
+            } else if ((flags & SLIDE_NO_RISE) && !edge_floor && n.y > 0 && v3_len2(f) > 0.5 &&
+                       si->np < MAX_PLANES) {
+                si->planes[si->np++] = f;
             }
         }
         if (si->np < MAX_PLANES) si->planes[si->np++] = n;
         gait_vec3 rest = v3_scale(delta, 1.0 - hit.fraction);
         delta = clip_planes(rest, si->planes, si->np);
+        /* walking along a ground's plane: what a wall (taken as vertical) leaves of the move
+         * stays on that plane, so a body pressing up a slope into a wall does not rise along it */
+        if (ground && !si->ceiling) delta.y = -(g.x * delta.x + g.z * delta.z) / g.y;
         /* never turn back against the wanted move: that is how corners jitter */
         if (v3_dot(delta, want) <= 0) break;
     }
@@ -450,19 +603,30 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         ly = p.y - reach * hit.fraction;
         ln = hit.normal;
         lwalk = is_floor(m, ln);
-        if (!lwalk && ln.y > 0.1) {
-            gait_vec3 at = v3(p.x, ly, p.z);
-            if (hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
-                lwalk = true;
-                ln = UP;
-            }
+        gait_vec3 at = v3(p.x, ly, p.z), sn;
+        if (!lwalk && ln.y > 0.1 && hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
+            lwalk = true;
+            ln = UP;
+        }
+        /* a crease, a trough (the steep terrain just under the feet one of its faces) */
+        bool tnear = has_t && !is_floor(m, tn) && h >= ly - SUPPORT_MARGIN;
+        if (!lwalk && contact_support(m, at, tnear ? &tn : NULL, &sn)) {
+            lwalk = true;
+            ln = sn;
         }
     }
+    gait_vec3 sn;
     if (has_t && h >= p.y - reach && h >= ly) {
         r->ground_height = h;
-        if (is_floor(m, tn)) {
+        /* too steep there, the feet may still stand: walkable terrain beside (terrain_support),
+         * a landmark's walkable face or edge the sweep met within SUPPORT_MARGIN below, or a
+         * landmark's floor among the contacts */
+        gait_vec3 at = v3(p.x, h, p.z);
+        bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
+        if (is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
+            contact_support(m, at, &tn, &sn)) {
             r->grounded = true;
-            r->ground_normal = tn;
+            r->ground_normal = is_floor(m, tn) ? tn : lnear ? ln : sn;
             p.y = h;
         } else {
             r->steep = true;
@@ -482,29 +646,38 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     return p;
 }
 
-/* Up by the step height, across, down: the move a riser blocked, tried over it. Taken only
- * when it lands on walkable ground and gets further than the blocked move did. */
-static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                    gait_vec3 wall_n, gait_vec3 *out) {
-    gait_hit hit;
-    double up = m->step_height;
-    /* a ray just above the step height, from the axis into the wall: a wall still there is no
-     * step (the common case of a body pushing into a wall costs one ray, not three casts) */
-    gait_vec3 into = v3_norm(horizontal(v3_neg(wall_n)));
-    if (v3_len2(into) > 0.5) {
-        gait_vec3 o = v3(start.x, start.y + up + 0.02, start.z);
-        double reach = m->radius + v3_len(d) + 0.02;
-        if (q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) &&
-            !is_floor(m, hit.normal))
-            return false;
+/* Whether some wall the plain move met ends within the step height: a ray just above the step
+ * height, from the axis into each wall, meets nothing there (or a floor). A body pushing into or
+ * sliding along walls that all go on above the step pays one ray a wall, not the step's casts. */
+static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
+                            const gait__slide_info *si) {
+    gait_vec3 o = v3(start.x, start.y + m->step_height + STEP_RAY_LIFT, start.z);
+    double reach = m->radius + v3_len(d) + STEP_RAY_LIFT;
+    for (int k = 0; k < si->np; k++) {
+        gait_vec3 n = si->planes[k];
+        if (is_floor(m, n) || is_ceiling(n)) continue;
+        gait_vec3 into = v3_norm(horizontal(v3_neg(n)));
+        if (v3_len2(into) < 0.5) continue;
+        gait_hit hit;
+        if (!q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) || is_floor(m, hit.normal))
+            return true;
     }
+    return false;
+}
+
+/* Up by `up` (the step height), across, down: the move a riser blocked, tried over it. Across is a
+ * slide, as the plain move's is, so a body sliding along a wall, or in the corner a riser makes
+ * with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves across
+ * with its own collide-and-slide). Taken only when it lands on walkable ground and gets further
+ * along the move than the plain move did. */
+static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                      double up, gait_vec3 *out) {
+    gait_hit hit;
     if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
     if (up < 1e-4) return false;
-    gait_vec3 q = v3(start.x, start.y + up, start.z);
-    /* one cast across (not a slide): a riser is stepped straight over; sliding is the plain
-     * move's business */
-    if (sweep(m, q, d, &hit)) q = hit.start_solid ? q : v3_mad(q, d, hit.fraction);
-    else q = v3_add(q, d);
+    gait__slide_info si;
+    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, SLIDE_FLATTEN, NULL, &si);
+    if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
@@ -517,32 +690,50 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     return true;
 }
 
+static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                    const gait__slide_info *plain_si, gait_vec3 *out) {
+    return a_wall_ends_low(m, start, d, plain_si) && step_over(m, start, d, plain, m->step_height, out);
+}
+
+bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                           double up, gait_vec3 *out) {
+    return step_over(m, start, d, plain, up, out);
+}
+
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
- * "The body"). The walk from start by d ended at p; a terrain rise of more than
- * TERRAIN_RISE_PER_RUN of the run there is a wall: the move tries along the cliff's foot (its
- * contour), else stays. Returns the feet. */
+ * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
+ * down the face (the body leaves the ground and slides, or crosses a crest) within a step, or
+ * rises no more than a step to where the feet still stand (terrain_support: a riser within the
+ * step height whose walkable top is within the sphere's reach is no wall, on the terrain as on a
+ * landmark; the ground finder then agrees). Otherwise the face is a wall: the move tries along its foot (its
+ * contour), kept only where the feet stand — a body walking along a face's foot with the stick a
+ * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
+ * off it and walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
                               gait_move_result *r, bool *floor_met) {
     double h;
-    gait_vec3 tn;
+    gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
-    double run = v3_len(horizontal(v3_sub(p, start)));
-    if (h - start.y <= TERRAIN_RISE_PER_RUN * run + LIFT_EPS) return p;
+    double rise = h - start.y;
+    gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
+    bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL;
+    bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
+    if (rise <= m->step_height && (downhill || stands)) return p;
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
-    gait_vec3 nh = v3_norm(horizontal(tn));
     gait_vec3 d2 = clip_plane(d, nh);
     gait__slide_info si;
-    gait_vec3 p2 = slide(m, start, d2, true, false, &si);
+    gait_vec3 p2 = slide(m, start, d2, SLIDE_FLATTEN, NULL, &si);
     if (si.solid) r->touched = true;
     if (si.floor) *floor_met = true;
     double h2;
     gait_vec3 tn2;
     double run2 = v3_len(horizontal(v3_sub(p2, start)));
     if (run2 > LIFT_EPS && terrain_at(m, p2.x, p2.z, &h2, &tn2) &&
-        (is_floor(m, tn2) || h2 - start.y <= TERRAIN_RISE_PER_RUN * run2))
+        (is_floor(m, tn2) || (h2 - start.y <= TERRAIN_RISE_PER_RUN * run2 &&
+                              terrain_support(m, v3(p2.x, h2, p2.z), tn2, &sn))))
         return p2;
     return start;
 }
@@ -575,11 +766,11 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     const gait_mover *m = mover_for_move(m_in, &tmp, near, start, d, m_in->step_height + NEAR_SKIN);
     /* along the ground's plane, so a ramp is walked up and down, not ploughed into */
     gait_vec3 d3 = d;
-    if (ground_normal.y >= m->cos_walkable && ground_normal.y > 0)
-        d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
+    bool on_plane = ground_normal.y >= m->cos_walkable && ground_normal.y > 0;
+    if (on_plane) d3.y = -(ground_normal.x * d.x + ground_normal.z * d.z) / ground_normal.y;
 
     gait__slide_info si;
-    gait_vec3 p = slide(m, start, d3, true, false, &si);
+    gait_vec3 p = slide(m, start, d3, SLIDE_FLATTEN, on_plane ? &ground_normal : NULL, &si);
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
@@ -587,7 +778,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     bool on_terrain = terrain_at(m, start.x, start.z, &h0, &tn0) && start.y == h0;
     if (si.wall) {
         gait_vec3 q;
-        if (m->step_height > 0 && step_up(m, start, d, p, si.wall_n, &q)) {
+        if (m->step_height > 0 && step_up(m, start, d, p, &si, &q)) {
             on_terrain = false;
             r->touched = true; /* three casts placed it by an edge: let the push-out check */
             p = q;
@@ -615,12 +806,18 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
     gait__slide_info si;
-    gait_vec3 p = slide(m, *feet_io, delta, false, vel.y <= 0, &si);
+    gait_vec3 p = slide(m, *feet_io, delta, SLIDE_NO_RISE | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
-    if (si.floor && vel.y <= 0) {
-        r->grounded = true;
-        r->ground_normal = si.floor_n;
+    gait_vec3 sn, tn;
+    double h;
+    bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    /* the terrain just under the feet, too steep: one more face a trough may be made of */
+    const gait_vec3 *tsteep = has_t && p.y <= h + SUPPORT_MARGIN && !is_floor(m, tn) ? &tn : NULL;
+    if (vel.y <= 0 && (si.floor || ((si.steep || (si.wall && si.hits > 0) || (tsteep && si.hits > 0)) &&
+                                    contact_support(m, p, tsteep, &sn)))) {
+        r->grounded = true; /* on a floor, or in a trough its steep faces (and walls) make */
+        r->ground_normal = si.floor ? si.floor_n : sn;
         r->ground_height = p.y;
         v.y = 0;
     }
@@ -634,9 +831,7 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
         r->steep = true;
         r->ground_normal = si.steep_n;
     }
-    double h;
-    gait_vec3 tn;
-    if (terrain_at(m, p.x, p.z, &h, &tn) && p.y <= h) {
+    if (has_t && p.y <= h) {
         gait_hit hit;
         if (m == m_in && h > p.y + 1e-9 && sweep(m, p, v3(0, h - p.y, 0), &hit)) {
             /* lifted onto the terrain under a landmark with no room: stay where the step began
@@ -655,15 +850,20 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
         }
         p.y = h;
         r->ground_height = h;
-        if (is_floor(m, tn)) {
+        /* walkable, walkable beside it, or a notch it makes with a landmark's face */
+        bool walk = is_floor(m, tn) || terrain_support(m, p, tn, &sn) ||
+                    (v.y <= 0 && contact_support(m, p, &tn, &sn));
+        if (walk) {
             if (v.y <= 0) {
                 r->grounded = true;
-                r->ground_normal = tn;
+                r->ground_normal = is_floor(m, tn) ? tn : sn;
                 v.y = 0;
             }
         } else {
-            /* too steep to stand on: slide down it; it is also a wall to catch */
-            v = clip_plane(v, tn);
+            /* too steep to stand on: slide down it, never up it (as SLIDE_NO_RISE); it is also
+             * a wall to catch */
+            gait_vec3 pl[2] = {tn, v3_norm(horizontal(tn))};
+            v = clip_planes(v, pl, v3_len2(pl[1]) > 0.5 ? 2 : 1);
             r->steep = true;
             r->ground_normal = tn;
             r->wall = true;
@@ -726,12 +926,20 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
     gait_vec3 tn;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
     if (has_t && p.y < h) p.y = h;
-    double reach = has_t ? p.y - h : PLACE_PROBE;
+    /* from a little above: feet exactly on a floor (an authored spawn point) touch it, and a
+     * cast down from there starts inside it; up by up to a step first (away from the floor:
+     * the cast is not held by it), then down onto it */
     gait_hit hit;
+    double lift = m->step_height > PLACE_LIFT ? m->step_height : PLACE_LIFT;
+    if (sweep(m, p, v3(0, lift, 0), &hit)) lift = hit.start_solid ? 0 : lift * hit.fraction;
+    p.y += lift;
+    double reach = has_t ? p.y - h : PLACE_PROBE;
     if (reach > 0 && sweep(m, p, v3(0, -reach, 0), &hit) && !hit.start_solid)
         p.y -= reach * hit.fraction;
     else if (has_t)
         p.y = h;
+    else
+        p.y -= lift;
     push_info pi;
     p = push_out(m, p, &pi);
     result_clear(r);
@@ -742,7 +950,8 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
 
 gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
                             bool support, gait__slide_info *si) {
-    return slide(m, feet, delta, flatten, support, si);
+    return slide(m, feet, delta, (flatten ? SLIDE_FLATTEN : 0u) | (support ? SLIDE_SUPPORT : 0u), NULL,
+                 si);
 }
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     return sweep(m, feet, d, hit);
@@ -753,4 +962,5 @@ bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gai
 }
 gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p) { return above_terrain(m, p); }
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n) { return is_floor(m, n); }
+bool gait__mover_free(const gait_mover *m, gait_vec3 feet) { return landmark_depth(m, feet) <= REFUSE_DEPTH; }
 bool gait__mover_is_ceiling(gait_vec3 n) { return is_ceiling(n); }

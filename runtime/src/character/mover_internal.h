@@ -37,6 +37,13 @@ typedef struct gait__slide_info {
  * hits for walkable faces past them (landing). Returns the new feet. */
 gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
                             bool support, gait__slide_info *si);
+/* Up by `up` (m), across by d (a slide), down again onto walkable ground: the move from start a
+ * ledge stopped at `plain`, tried over it (the walk's step up is this with step_height). True
+ * with the feet in *out when it lands on walkable ground further along d than plain. */
+bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                           double up, gait_vec3 *out);
+/* Whether the capsule at feet lies in no landmark deeper than the settle pass allows (1 cm). */
+bool gait__mover_free(const gait_mover *m, gait_vec3 feet);
 /* One sweep of the capsule at feet by d (the mover's filter). */
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);
 /* The collider's queries through a gather (g may be NULL: the collider's own), as the mover

@@ -21,8 +21,10 @@
 #define PROBE_LIFT 0.01       /* m: the probe's ray starts this far above the feet */
 #define RISING_SPEED 1e-9     /* m/s: a carried upward speed above this is rising */
 
-/* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe. */
-static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__ground_probe probe) {
+/* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe;
+ * *landmark_y the height of the landmark the probe met (-infinity for none). */
+static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__ground_probe probe,
+                                  double *landmark_y) {
     double best = INFINITY, h;
     gait_vec3 tn;
     if (gait_terrain_sample(m->collider, feet.x, feet.z, &h, &tn)) best = feet.y - h;
@@ -31,9 +33,11 @@ static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__gro
     if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
     gait_hit hit;
     gait_vec3 o = v3(feet.x, feet.y + PROBE_LIFT, feet.z);
+    *landmark_y = -INFINITY;
     if (gait__query_ray(m->collider, m->gather, o, v3(0, -reach, 0), &m->filter, &hit)) {
         double d = hit.distance - PROBE_LIFT;
         if (d < best) best = d;
+        *landmark_y = hit.point.y;
     }
     return best < 0 ? 0 : best;
 }
@@ -43,11 +47,17 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     gait_contact *c = &ch->contact;
     c->grounded = r->grounded;
     c->rising = ch->body.vel.y > RISING_SPEED;
-    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position, probe);
+    /* the landmark under the feet: the ground stood on, or what the probe met below */
+    double landmark_y = r->grounded ? r->ground_height : -INFINITY;
+    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position, probe, &landmark_y);
     double surface, depth;
     if (gait_water_at(m->collider, ch->position.x, ch->position.z, &surface, &depth)) {
-        c->water_depth = depth;
-        c->submersion = surface - ch->position.y;
+        /* the water stands on whichever is higher under the body: the terrain, or a landmark's
+         * floor (a platform under the surface is waded onto as a shelving shore is; one above
+         * it is dry) */
+        if (landmark_y > surface - depth) depth = surface - landmark_y;
+        c->water_depth = depth > 0 ? depth : 0;
+        c->submersion = depth > 0 ? surface - ch->position.y : 0;
     } else {
         c->water_depth = 0;
         c->submersion = 0; /* dry: "<= 0 above it or dry" (locomotion.h), and finite */
@@ -55,6 +65,7 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     c->wall = r->wall;
     c->wall_ahead = r->wall && wall_ahead;
     c->over_top = over_top;
+    c->steep = r->steep && !r->grounded;
 }
 
 void gait__sense_surroundings(const gait_collider *col, gait__character *ch,

@@ -216,7 +216,8 @@ static uint64_t hash_sim_head(uint64_t h, const gait__character *ch) {
     h = hash_u(h, (uint64_t)ch->previous_state);
     const gait_contact *c = &ch->contact;
     h = hash_u(h, (uint64_t)c->grounded | (uint64_t)c->rising << 1 | (uint64_t)c->wall << 2 |
-                      (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4);
+                      (uint64_t)c->wall_ahead << 3 | (uint64_t)c->over_top << 4 |
+                      (uint64_t)c->steep << 5);
     h = hash_d(hash_d(hash_d(h, c->height_above_ground), c->water_depth), c->submersion);
     h = hash_d(hash_d(hash_d(h, ch->stamina.value), ch->stamina.rest), ch->stamina.stroke_timer);
     h = hash_u(hash_u(h, ch->pressed), ch->held);
@@ -261,7 +262,9 @@ static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
     h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);
     h = hash_u(h, (uint64_t)ch->trav.latch | (uint64_t)ch->crouch.auto_crouch << 1 |
                       (uint64_t)ch->crouch.auto_under << 2 | (uint64_t)ch->crouch.air << 3);
-    return hash_motion(h, &ch->motion);
+    h = hash_motion(h, &ch->motion);
+    /* a climb's turned stick, only while it is set: states without one hash as they always did */
+    return ch->climb_turn != 0 ? hash_d(h, ch->climb_turn) : h;
 }
 
 uint64_t gait_world_state_hash(const gait_world *w) {

@@ -37,7 +37,7 @@ static void gates_input(const gait_world *w, const gait__character *ch, const ga
                         gait__gates_in *g) {
     g->phase = ch->phase; /* every member set below: no memset on the step's path */
     g->input.move = in->move;
-    g->input.move_up = in->move_y;
+    g->input.move_up = in->climb_y;
     g->input.walking = in->walking;
     g->input.crouching = in->crouching;
     g->input.pressed = in->pressed;
@@ -144,6 +144,9 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
         ch->velocity = v3(0, 0, 0);
         ch->stamina.value = ch->stamina.max;
         gait__body_place(col, ch, num);
+        /* a return point in water too deep to stand in (a body placed there that never stood
+         * on the ground since): the nearest ground it can stand on instead */
+        if (!gait__body_can_wade(&ch->contact, num)) gait__body_place_ashore(col, ch, num);
         ch->prev_position = ch->position;
         ch->prev_yaw = ch->yaw;
         break;
@@ -206,6 +209,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     if (!kit_motion || !gait__motion_stamina(ch, num, from, next, moving, dt))
         gait_stamina_step(&ch->stamina, &num->costs, from, next, moving, dt);
 
+    gait__intent_climb(ch, from, next, &in);
     ch->previous_state = from;
     if (next != from) {
         ch->phase.state = next;
@@ -231,9 +235,11 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     const char *clip = kit_motion ? gait__motion_clip(ch, &fade) : NULL;
     gait_anim_update_clip(&ch->anim, &ai, clip, fade, dt);
 
-    /* the drowning's return point: on foot on the ground with a full pool */
+    /* the drowning's return point: on foot on the ground with a full pool, where the move ended
+     * on ground shallow enough to stand in (the contact is the move's: the state is the gates',
+     * chosen before the move, which may have walked on into deep water) */
     if (gait_state_on_foot(ch->phase.state) && ch->contact.grounded &&
-        ch->stamina.value >= ch->stamina.max) {
+        gait__body_can_wade(&ch->contact, num) && ch->stamina.value >= ch->stamina.max) {
         ch->return_point = ch->position;
         ch->return_yaw = ch->yaw;
     }

@@ -62,11 +62,16 @@ static bool is_mantle(const gait__traverse *t, const gait_traverse_scan *s) {
 static void plan_path(gait__traverse *t, const gait_traverse_scan *s, const gait__character *ch,
                       double r, bool latch) {
     gait_vec3 g = t->origin;
-    gait_vec3 ap = v3_mad(g, t->in, -(r + SKIN));
+    double ly = t->ledge_y;
+    /* beside the face, its clearance square to it; along a face leaning back, the rise follows
+     * it (the approach ends out by the lean over the rise's height) */
+    double off = (r + SKIN) / cos(s->lean), tl = tan(s->lean);
+    double y1 = latch ? ly - RISE_DIAGONAL : ly + CLEAR;
+    gait_vec3 ap = v3_mad(g, t->in, -(off + (ly - ch->position.y) * tl));
     ap.y = ch->position.y;
     t->path[0] = ap;
-    double ly = t->ledge_y;
-    t->path[1] = v3(ap.x, latch ? ly - RISE_DIAGONAL : ly + CLEAR, ap.z);
+    gait_vec3 top = v3_mad(g, t->in, -(off + (ly - y1) * tl));
+    t->path[1] = v3(top.x, y1, top.z);
     gait_vec3 p2 = v3_mad(g, t->in, CROSS_IN);
     t->path[2] = v3(p2.x, ly + CLEAR, p2.z);
     gait_vec3 p3 = v3_mad(g, t->in, is_mantle(t, s) ? r + MANTLE_IN : s->depth + r + VAULT_PAST);
@@ -132,9 +137,18 @@ static void start_action(const gait_traverse_table *tab, gait__character *ch,
     t->rise_speed = a->rise_speed;
     t->cross_speed = a->cross_speed;
     t->drop_speed = a->cross_speed;
-    if (is_mantle(t, s)) t->corridor = tab->corridor_mantle;
-    else if (s->back_floor) t->corridor = s->back_floor_distance + tab->corridor_floor_margin;
-    else t->corridor = s->depth + r + tab->corridor_flight_margin;
+    if (is_mantle(t, s)) {
+        t->corridor = tab->corridor_mantle;
+    } else if (s->back_floor) {
+        /* to the floor the scan read behind, or as far as the drop's arc onto that floor's
+         * height carries the body at the action's speed, if further (a hurdle at a run lands
+         * well past where the floor was read; it is not stopped in the air short of it) */
+        double drop = s->height + CLEAR - s->back_floor_height;
+        double arc = s->depth + r + VAULT_PAST + a->cross_speed * sqrt(2 * fmax(drop, 0) / n->gravity);
+        t->corridor = fmax(s->back_floor_distance, arc) + tab->corridor_floor_margin;
+    } else {
+        t->corridor = s->depth + r + tab->corridor_flight_margin;
+    }
     bool latch = s->landmark.index1 != 0;
     plan_path(t, s, ch, r, latch);
     set_latch(t, s, r, latch);
@@ -204,6 +218,7 @@ typedef struct action_move {
     bool grounded;
     gait_vec3 gn;               /* ground normal */
     gait_move_result res;       /* the last mover call's */
+    bool handed_over;           /* the action ended in the air: a fall takes over, keeping vel */
 } action_move;
 
 #define APPROACH_WALL 0.15      /* m: a body stopped by the face this close to the approach point
@@ -244,6 +259,14 @@ static void move_approach(action_move *am) {
     }
 }
 
+/* The action ends in the air: the fall's gate takes the body, with the velocity it has. */
+static void hand_over(action_move *am) {
+    am->t->phase = GAIT_TRAVERSE_PHASE_DONE;
+    am->t->latch = false;
+    am->grounded = false;
+    am->handed_over = true;
+}
+
 /* Rise and cross: along the waypoints at the row's speeds, what is left of the step carrying
  * on; at the end a mantle settles on the top, a vault starts its drop. */
 static void move_along_path(action_move *am) {
@@ -280,12 +303,25 @@ static void move_along_path(action_move *am) {
         am->vel = v3(0, 0, 0);
         t->phase = GAIT_TRAVERSE_PHASE_DONE;
     } else {
-        t->phase = GAIT_TRAVERSE_PHASE_DROP;
         am->vel = v3_scale(t->in, t->drop_speed);
+        t->phase = GAIT_TRAVERSE_PHASE_DROP;
+        if (left > STEP_LEFT) {
+            /* the rest of the step is the drop's: the body does not stall where the cross ended */
+            double vy1, mean = gait__body_fall(0, am->n, left, &vy1);
+            gait_vec3 d = v3(am->vel.x * left, mean * left, am->vel.z * left);
+            gait_mover_fly(&am->m, &am->feet, d, v3(am->vel.x, vy1, am->vel.z), NULL, &am->res);
+            am->vel = am->res.vel;
+        }
+        /* no floor the scan saw behind: the landing is no part of the plan, a fall (the body's
+         * own: air control, the glider, a plunge) takes over with the action's forward speed */
+        if (!t->scan.back_floor) hand_over(am);
     }
 }
 
-/* A vault's fall behind the obstacle: the body's own fall, until it lands or meets deep water. */
+/* A vault's fall behind the obstacle onto the floor the scan saw there, until it lands or meets
+ * deep water; once the body is where the plan has no landing — past the corridor (beyond where
+ * the scan looked), or more than a step below that floor — a fall takes over, keeping its speed
+ * (the action never stops a body dead in the air). */
 static void move_drop(action_move *am) {
     gait__traverse *t = am->t;
     double dt = am->dt;
@@ -303,6 +339,12 @@ static void move_drop(action_move *am) {
     } else if (gait_water_at(am->col, am->feet.x, am->feet.z, &surface, &depth) &&
                gait_locomotion_deep_water(depth, surface - am->feet.y, am->n)) {
         t->phase = GAIT_TRAVERSE_PHASE_DONE; /* into deep water: the fall's gate swims */
+    } else {
+        const gait_traverse_scan *s = &t->scan;
+        double floor_y = s->edge.y - s->height + s->back_floor_height;
+        if (v3_dot(v3_sub(am->feet, t->origin), t->in) > t->corridor ||
+            am->feet.y < floor_y - am->n->step_height)
+            hand_over(am);
     }
 }
 
@@ -310,7 +352,8 @@ static void move_drop(action_move *am) {
  * and the terrain's own refusal. A refused move blocks the action. */
 static void guard_move(action_move *am) {
     gait__traverse *t = am->t;
-    corridor_clamp(t, am->col, am->g, am->r, am->h, &am->feet, &am->vel);
+    /* (a body handed to a fall is past what the plan covers: no corridor holds it) */
+    if (!am->handed_over) corridor_clamp(t, am->col, am->g, am->r, am->h, &am->feet, &am->vel);
     /* The last word, as the body's move has it (gait_mover_settle): the action's sweeps skip
      * every triangle of the ledge's landmark that touches the latch box, and a large one (a
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end

@@ -32,7 +32,7 @@
 #define PROBE_BISECT 5      /* ... then the end halved this often (0.25 / 32 ~ 8 mm) */
 #define SKIN GAIT__TRAVERSE_SKIN
 #define CLEAR GAIT__TRAVERSE_CLEAR
-#define DEPTH_TRACE 2.0     /* the reverse trace starts this far beyond the face */
+#define DEPTH_TRACE 2.0     /* the depth trace reaches this far into the obstacle */
 #define BACK_READ 0.1       /* the floor behind is read this far beyond the capsule past the back */
 #define COS_FLOOR 0.7071    /* a floor behind within 45 deg of up */
 #define PROBE_ABOVE 0.25    /* a side probe's trace starts this far above the ledge ... */
@@ -43,9 +43,11 @@
 #define FACE_TRACE_BACK 0.1 /* the face traces start this far behind the capsule's front */
 #define WALL_MIN 0.5        /* a wall's normal is at least this long in the ground plane */
 #define FACING_COS 0.25     /* ... and faces the move by at least this (about 75 deg) */
-#define DEPTH_STOP 0.01     /* the reverse trace stops this short of the front face */
+#define DEPTH_STOP 0.01     /* the depth trace starts this far inside the front face */
 #define MANTLE_OVER 0.1     /* past the radius a mantle's room check goes onto a thick top */
 #define GRAB_DOT 0.08       /* m: the grab point as the debug view draws it */
+#define SIN_MAX_LEAN 0.6428 /* sin 40 deg: a face leaning back further is a slope to climb, not
+                               an obstacle's face to vault or mantle (its action rises beside it) */
 
 typedef struct scan_ctx {
     const gait_collider *col;
@@ -120,9 +122,19 @@ static double ledge_end(scan_ctx *x, gait_vec3 e, gait_vec3 t, gait_vec3 in, dou
         break;
     }
     /* the face still stands at the end found (a top over a gap in the face is no ledge there):
-     * walk back a probe at a time until it does */
-    while (good != 0 && !ledge_probe(x, e, t, in, good, ly, cos_ledge, true))
+     * walk back a probe at a time until it does, then halve the last step as above (an end on
+     * the probe grid has its top met at its very edge and its face missed by a hair) */
+    double past = good;
+    while (good != 0 && !ledge_probe(x, e, t, in, good, ly, cos_ledge, true)) {
+        past = good;
         good = sign * fmax(0, fabs(good) - PROBE_STEP);
+    }
+    if (past != good)
+        for (int b = 0; b < PROBE_BISECT; b++) {
+            double mid = 0.5 * (good + past);
+            if (ledge_probe(x, e, t, in, mid, ly, cos_ledge, true)) good = mid;
+            else past = mid;
+        }
     return good; /* (at PROBE_COUNT steps: the ledge goes on beyond what the probes looked at) */
 }
 
@@ -233,13 +245,29 @@ static bool scan_ledge(scan_ctx *x, scan_state *st) {
     o.y = top;
     double down = top - (feet.y + q->step_height);
     if (!ray(x, o, v3(0, -down, 0), &hit)) return fail(s, "no ledge");
-    if (hit.normal.y < st->cos_ledge) return fail(s, "ledge too steep");
+    gait_vec3 front = s->wall_point; /* the face, near where the ledge's traces look for it */
+    if (hit.normal.y < st->cos_ledge) {
+        /* a face leaning back further than LEDGE_IN over its height: the trace met the face. Look
+         * down the face's own slope from above the highest ledge, LEDGE_IN inside its plane: in
+         * the open air above the obstacle, the first thing met is its top, at the edge */
+        gait_vec3 n = hit.normal;
+        if (!(n.y > 0 && n.y <= SIN_MAX_LEAN && v3_dot(v3(n.x, 0, n.z), in) < 0))
+            return fail(s, "ledge too steep");
+        gait_vec3 u = v3_norm(v3(-n.x * n.y, 1 - n.y * n.y, -n.z * n.y)); /* up along the face */
+        gait_vec3 p = v3_mad(hit.point, n, -LEDGE_IN);
+        gait_vec3 from = v3_mad(p, u, (top - p.y) / u.y);
+        if (!ray(x, from, v3_scale(u, -down / u.y), &hit) || hit.normal.y < st->cos_ledge)
+            return fail(s, "ledge too steep");
+        front = v3_mad(hit.point, in, -LEDGE_IN);
+    }
     double ly = hit.point.y;
     s->ledge_normal = hit.normal;
-    gait_vec3 o2 = v3_mad(s->wall_point, in, -(r + FACE_TRACE_BACK));
+    gait_vec3 o2 = v3_mad(front, in, -(r + FACE_TRACE_BACK));
     o2.y = ly - UNDER_LEDGE;
     if (!ray(x, o2, v3_scale(in, r + FACE_TRACE_BACK + LEDGE_IN + FACE_TOL), &hit))
         return fail(s, "face does not reach the ledge");
+    /* the face's lean, from its normal there (a vertical face's is exactly 0) */
+    s->lean = hit.normal.y > 0 ? asin(fmin(hit.normal.y, 1.0)) : 0;
     st->e = v3(hit.point.x, ly, hit.point.z);
     st->ly = ly;
     s->edge = st->e;
@@ -272,17 +300,18 @@ static void scan_segment(scan_ctx *x, const scan_state *st) {
     }
 }
 
-/* 4. depth by a reverse trace: from DEPTH_TRACE beyond the face back to it. No hit means the
- * trace began inside the obstacle (gait's rays from inside meet nothing before the front face,
- * which the trace stops short of): thicker than DEPTH_TRACE. The depth is measured from the
- * front edge to the hit — two different points. */
+/* 4. depth: a trace forward from just inside the front face, under the ledge, meets the
+ * obstacle's own back face first (rays meet faces from either side) — a trace back from beyond
+ * it would meet the farthest back face instead (a second fence, a room's back wall). No hit
+ * within DEPTH_TRACE: thicker than that. The depth is measured from the front edge (the face
+ * under the ledge, less its lean over UNDER_LEDGE) to the hit. */
 static void scan_depth(scan_ctx *x, const scan_state *st) {
     gait_traverse_scan *s = x->s;
     gait_hit hit;
-    gait_vec3 b0 = v3_mad(s->grab, st->in, DEPTH_TRACE);
+    gait_vec3 b0 = v3_mad(s->grab, st->in, DEPTH_STOP);
     b0.y = st->ly - UNDER_LEDGE;
-    if (ray(x, b0, v3_scale(st->in, -(DEPTH_TRACE - DEPTH_STOP)), &hit)) {
-        s->depth = v3_dot(v3_sub(hit.point, s->grab), st->in);
+    if (ray(x, b0, v3_scale(st->in, DEPTH_TRACE - DEPTH_STOP), &hit)) {
+        s->depth = v3_dot(v3_sub(hit.point, s->grab), st->in) - UNDER_LEDGE * tan(s->lean);
     } else {
         s->thick = true;
         s->depth = DEPTH_TRACE;
@@ -295,11 +324,15 @@ static bool scan_room(scan_ctx *x, const scan_state *st) {
     gait_traverse_scan *s = x->s;
     double r = x->q->radius;
     gait_hit hit;
-    gait_vec3 a = v3_mad(s->grab, st->in, -(r + SKIN));
-    a.y = x->q->feet.y + LIFT_EXTRA;
-    double rise = st->ly + CLEAR - a.y;
-    if (rise > 0 && csweep(x, a, v3(0, rise, 0), &hit)) return fail(s, "no room above");
+    /* beside the face at the ledge, its clearance taken square to a leaning face; at the feet,
+     * out by the face's lean over the height between (the first leg runs along the face) */
+    double off = (r + SKIN) / cos(s->lean);
+    gait_vec3 a = v3_mad(s->grab, st->in, -off);
+    gait_vec3 a0 = v3_mad(s->grab, st->in, -(off + (st->ly - x->q->feet.y - LIFT_EXTRA) * tan(s->lean)));
+    a0.y = x->q->feet.y + LIFT_EXTRA;
     a.y = st->ly + CLEAR;
+    gait_vec3 leg = v3_sub(a, a0);
+    if (leg.y > 0 && csweep(x, a0, leg, &hit)) return fail(s, "no room above");
     double over = r + SKIN + (s->thick ? r + MANTLE_OVER : s->depth + r + BACK_READ);
     if (csweep(x, a, v3_scale(st->in, over), &hit)) return fail(s, "no room over the ledge");
     s->room = true;

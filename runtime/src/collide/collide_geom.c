@@ -458,6 +458,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
         out->point = c0.point;
         out->normal = c0.normal;
         out->start_solid = true;
+        out->back = false;
         return true;
     }
 
@@ -547,6 +548,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     out->point = b.point;
     out->normal = b.normal;
     out->start_solid = false;
+    out->back = false;
     return true;
 }
 
@@ -567,7 +569,8 @@ bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *
     if (tt < 0 || tt > 1) return false;
     out->t = tt;
     out->point = v3_mad(o, d, tt);
-    out->normal = v3_dot(d, t->n) > 0 ? v3_neg(t->n) : t->n;
+    out->back = v3_dot(d, t->n) > 0;
+    out->normal = out->back ? v3_neg(t->n) : t->n;
     out->start_solid = false;
     return true;
 }

@@ -178,6 +178,7 @@ typedef struct gait__tri_hit {
     double t;
     gait_vec3 point, normal;
     bool start_solid;
+    bool back;                  /* a ray's: it met the face from behind */
 } gait__tri_hit;
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
                      gait__tri_hit *out, bool prune, double t_bound);

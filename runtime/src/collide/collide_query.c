@@ -841,6 +841,7 @@ static void fill_hit(const query *qy, gait_vec3 delta, double skin, gait_hit *ou
     out->landmark = qy->best_id;
     out->triangle = qy->best_tri;
     out->start_solid = qy->best.start_solid;
+    out->back = qy->best.back;
 }
 
 static bool sweep_run(const gait_collider *c, gait_gather *g, const gait_capsule *capsule,
