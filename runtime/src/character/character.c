@@ -389,6 +389,7 @@ static const gait__lfield character_rows[] = {
     GAIT__LBOOL(gait__character, walking),
     GAIT__LBOOL(gait__character, crouching),
     GAIT__LREAL(gait__character, camera_yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LREAL(gait__character, climb_turn, -ANGLE, ANGLE, "rad"),
     GAIT__LSTRUCT(gait__character, camera, gait__camera_layout),
     GAIT__LBOOL(gait__character, camera_enabled),
     GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),

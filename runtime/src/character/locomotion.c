@@ -346,6 +346,7 @@ static const gait__lfield contact_rows[] = {
     GAIT__LBOOL(gait_contact, wall),
     GAIT__LBOOL(gait_contact, wall_ahead),
     GAIT__LBOOL(gait_contact, over_top),
+    GAIT__LBOOL(gait_contact, steep),
 };
 GAIT__LTABLE(gait__contact_layout, gait_contact, contact_rows, NULL, NULL);
 

@@ -22,6 +22,7 @@
 #include "core/vec.h"
 #include "crouch.h"
 #include "intent.h"
+#include "mover_internal.h"
 #include "layouts.h"
 #include "sense.h"
 #include "world_internal.h"
@@ -851,7 +852,7 @@ void gait__motion_move(gait_world *w, gait_gather *gather, gait_character_id id,
     if (walk)
         gait_mover_walk(&mover, &feet, v3(mean.x, 0, mean.z), b->ground_normal, dt, &b->near, &r);
     else
-        gait_mover_fly(&mover, &feet, delta, vel, &b->near, &r);
+        gait__mover_fly_steered(&mover, &feet, delta, vel, &b->near, &r);
     gait_vec3 carried = walk ? v3(r.vel.x, 0, r.vel.z) : r.vel;
     gait_mover_settle(&mover, start, &feet, r.touched, carried.y <= 0, &r, &carried);
 

@@ -800,13 +800,15 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     *feet_io = p;
 }
 
-void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
-                     gait_mover_cache *near, gait_move_result *r) {
+/* The fly: rise is SLIDE_NO_RISE for a body the air carries (a fall, a jump, a dash's glide), 0
+ * for one a kit steers (gait__mover_fly_steered). */
+static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
+                gait_mover_cache *near, gait_move_result *r, unsigned rise) {
     result_clear(r);
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
     gait__slide_info si;
-    gait_vec3 p = slide(m, *feet_io, delta, SLIDE_NO_RISE | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
+    gait_vec3 p = slide(m, *feet_io, delta, rise | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
     gait_vec3 sn, tn;
@@ -873,6 +875,16 @@ void gait_mover_fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta,
     }
     r->vel = v;
     *feet_io = p;
+}
+
+void gait_mover_fly(const gait_mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
+                    gait_mover_cache *near, gait_move_result *r) {
+    fly(m, feet, delta, vel, near, r, SLIDE_NO_RISE);
+}
+
+void gait__mover_fly_steered(const gait_mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
+                             gait_mover_cache *near, gait_move_result *r) {
+    fly(m, feet, delta, vel, near, r, 0);
 }
 
 void gait_mover_step(const gait_mover *m, gait_mover_state *st, gait_vec3 vel, double dt,

@@ -42,6 +42,12 @@ gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta
  * with the feet in *out when it lands on walkable ground further along d than plain. */
 bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                            double up, gait_vec3 *out);
+/* gait_mover_fly for a move a kit steers (a dash or a pull toward a point): a landmark's
+ * too-steep face met with the move's rise is ridden up as the slide leaves it (a lip is got
+ * over), where a body the air carries only slides down one (SLIDE_NO_RISE). The terrain's
+ * too-steep faces are slid down alike. */
+void gait__mover_fly_steered(const gait_mover *m, gait_vec3 *feet, gait_vec3 delta, gait_vec3 vel,
+                             gait_mover_cache *near, gait_move_result *r);
 /* Whether the capsule at feet lies in no landmark deeper than the settle pass allows (1 cm). */
 bool gait__mover_free(const gait_mover *m, gait_vec3 feet);
 /* One sweep of the capsule at feet by d (the mover's filter). */

@@ -145,6 +145,7 @@ static const gait__lfield scan_rows[] = {
     GAIT__LVEC3(gait_traverse_scan, ledge_normal, -UNIT, UNIT, ""),
     GAIT__LREAL(gait_traverse_scan, height, -GAIT__LFINITE, GAIT__LFINITE, "m"),
     GAIT__LREAL(gait_traverse_scan, depth, -GAIT__LFINITE, GAIT__LFINITE, "m"),
+    GAIT__LREAL(gait_traverse_scan, lean, 0, M_PI / 2, "rad"),
     GAIT__LREAL(gait_traverse_scan, back_floor_height, -GAIT__LFINITE, GAIT__LFINITE, "m"),
     GAIT__LREAL(gait_traverse_scan, back_floor_distance, -GAIT__LFINITE, GAIT__LFINITE, "m"),
     GAIT__LINT(gait_traverse_scan, sweeps, 0, 2147483647),
