@@ -83,6 +83,7 @@ static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character
         t->scan = sn->scan;
         t->query = sn->query;
         t->scanned = true;
+        t->scan_deferred = sn->deferred;
         t->scan_revision = gait_collider_revision(w->collider) + 1;
     }
     t->pending = false;

@@ -325,6 +325,27 @@ static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
     }
 }
 
+/* The scan offers an action only past its first trace down (scan_ledge): a ray from above the
+ * highest ledge, LEDGE_IN beyond the wall point the forward sweep met, down to the step height,
+ * whose first hit is within max_ledge_slope of level. The wall point lies within the radius of
+ * the forward sweep's axis, so that ray lies in the box below (a millimetre to spare for
+ * rounding); with no such surface in the box the scan fails, whatever else it meets. */
+#define NO_LEDGE_SPARE 1e-3 /* m */
+
+bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
+    if (!g || !q || !query_valid(q)) return false;
+    gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
+    if (v3_len2(f) < 0.5) return false;
+    double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
+    gait_vec3 feet = q->feet, ahead = v3_mad(feet, f, reach);
+    double side = q->radius + LEDGE_IN + NO_LEDGE_SPARE;
+    gait_vec3 lo = v3(fmin(feet.x, ahead.x) - side, feet.y + q->step_height - NO_LEDGE_SPARE,
+                      fmin(feet.z, ahead.z) - side);
+    gait_vec3 hi = v3(fmax(feet.x, ahead.x) + side, feet.y + q->max_height + CLEAR + NO_LEDGE_SPARE,
+                      fmax(feet.z, ahead.z) + side);
+    return gait_gather_level_free(g, lo, hi, q->max_ledge_slope, &q->filter);
+}
+
 bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
                             const gait_debug_draw *draw, gait_traverse_scan *s) {
     return gait__traverse_scan(col, NULL, q, draw, s);
