@@ -199,6 +199,15 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
     return near;
 }
 
+bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet) {
+    if (!cache || !cache->valid || cache->revision != gait_collider_revision(m->collider)) return false;
+    /* the capsule at feet inside the cache's capsule known to hold no landmark: its axis within
+     * the cached radius less its own, its segment within the cached segment */
+    double dx = feet.x - cache->x, dz = feet.z - cache->z;
+    return sqrt(dx * dx + dz * dz) + m->radius <= cache->radius && feet.y + m->radius >= cache->y0 &&
+           feet.y + m->height - m->radius <= cache->y1;
+}
+
 /* A copy of the mover that skips the landmarks when none is near. */
 static const gait_mover *mover_for_move(const gait_mover *m, gait_mover *tmp,
                                          gait_mover_cache *cache, gait_vec3 feet, gait_vec3 d,
