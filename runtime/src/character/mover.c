@@ -370,6 +370,9 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, boo
 typedef struct push_info {
     bool floor, wall, ceiling;
     gait_vec3 wall_n;
+    bool clear;                 /* its last overlap query found nothing, at clear_at: the same
+                                   query there (the end-of-step check's) finds nothing either */
+    gait_vec3 clear_at;
 } push_info;
 
 /* Pushes the capsule out of the landmarks it overlaps: the smallest move d with
@@ -381,7 +384,11 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
     for (int pass = 0; pass < PUSH_PASSES; pass++) {
         gait_capsule cap = capsule_at(m, feet);
         int n = overlap(m, &cap, cp);
-        if (n <= 0) break;
+        if (n <= 0) {
+            pi->clear = true;
+            pi->clear_at = feet;
+            break;
+        }
         gait_vec3 d = v3(0, 0, 0);
         for (int it = 0; it < 6; it++) {
             for (int i = 0; i < n; i++) {
@@ -406,12 +413,19 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
 
 /* The end-of-step check (gait_mover_settle); pushed: the step has pushed out already (pi
  * holds what it met), so a second push-out is not worth its queries. */
+/* The deepest overlap at feet, 0 without a query where the push-out just found none there. */
+static double depth_after_push(const gait_mover *m, gait_vec3 feet, const push_info *pi) {
+    if (pi->clear && pi->clear_at.x == feet.x && pi->clear_at.y == feet.y && pi->clear_at.z == feet.z)
+        return 0;
+    return landmark_depth(m, feet);
+}
+
 static bool end_step(const gait_mover *m, gait_vec3 start, gait_vec3 *feet, bool pushed,
                      push_info *pi) {
-    double deep = landmark_depth(m, *feet);
+    double deep = pushed ? depth_after_push(m, *feet, pi) : landmark_depth(m, *feet);
     if (deep > REFUSE_DEPTH && !pushed) {
         *feet = above_terrain(m, push_out(m, *feet, pi));
-        deep = landmark_depth(m, *feet);
+        deep = depth_after_push(m, *feet, pi);
     }
     if (deep > REFUSE_DEPTH && landmark_depth(m, start) < deep) {
         *feet = start;
