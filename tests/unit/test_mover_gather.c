@@ -315,3 +315,51 @@ TEST(mover_cache_knows_open_country) {
     CHECK_MSG(s.feet.x > 9.6 && s.feet.x < 9.7, "stopped at x = %.4f (the box at 10, radius 0.3)", s.feet.x);
     gait_world_destroy(w);
 }
+
+/* An allocator that refuses once `refuse` is set. */
+typedef struct refusing {
+    counter c;
+    bool refuse;
+} refusing;
+static void *refusing_alloc(size_t size, void *user) {
+    refusing *r = user;
+    return r->refuse ? NULL : counting_alloc(size, &r->c);
+}
+static void refusing_free(void *p, size_t size, void *user) {
+    counting_free(p, size, &((refusing *)user)->c);
+}
+
+TEST(a_character_gathers_for_itself_allocated_once_per_slot) {
+    refusing r;
+    memset(&r, 0, sizeof r);
+    gait_world_def d = gait_default_world_def();
+    d.hooks.alloc = refusing_alloc;
+    d.hooks.free = refusing_free;
+    d.hooks.user = &r;
+    d.max_characters = 4;
+    gait_world *w = gait_world_create(&d);
+    CHECK(w != NULL);
+    bw_flat(w);
+    bw_box(w, 2, 0, 2, 3, 2, 3);
+    /* no memory for the slot's gather: refused whole, nothing half made */
+    r.refuse = true;
+    gait_character_def cd = gait_default_character_def();
+    gait_character_id id;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(gait_world_character_count(w), 0);
+    r.refuse = false;
+    long before = r.c.allocs;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_OK);
+    CHECK_EQ_INT((int)(r.c.allocs - before), 1); /* the slot's gather */
+    /* a slot keeps its gather for the next character in it; steps allocate nothing */
+    CHECK(gait_character_destroy(w, id) == GAIT_OK);
+    before = r.c.allocs;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_OK);
+    for (int k = 0; k < 120; k++) {
+        bw_input(w, id, 0.7, 0.7, 0, 0); /* into the box and along it */
+        gait_world_step(w);
+    }
+    CHECK_EQ_INT((int)(r.c.allocs - before), 0);
+    gait_world_destroy(w);
+    CHECK_EQ_INT((int)r.c.allocs, (int)r.c.frees);
+}

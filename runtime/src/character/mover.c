@@ -72,6 +72,12 @@ gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const ga
                               gait_vec3 lo, gait_vec3 hi) {
     if (!g || (f && f->skip_landmarks)) return NULL;
     if (g->collider == col && gait_gather_holds(g, lo, hi)) return g;
+    /* a region too crowded for the gather, gathered already: its queries ask the trees, rather
+     * than gathering it again to overflow again */
+    if (g->collider == col && g->overflow && g->revision == gait_collider_revision(col) &&
+        lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
+        hi.y <= g->hi.y && hi.z <= g->hi.z)
+        return NULL;
     if (hi.x - lo.x > GATHER_SPAN || hi.y - lo.y > GATHER_SPAN || hi.z - lo.z > GATHER_SPAN) {
         /* too wide to gather: the gather answers it still if its first hit lies in the box */
         return g->collider == col ? g : NULL;
