@@ -237,12 +237,14 @@ typedef struct mover_bench {
     gait_mover m;
     gait_mover_state *st;
     double *vy;
+    gait_gather *gathers;       /* one a character, as a world's characters have theirs */
     int n;
 } mover_bench;
 
 static void mover_step_all(mover_bench *b, int seg) {
     const meadow_scene *s = b->s;
     for (int i = 0; i < b->n; i++) {
+        b->m.gather = &b->gathers[i];
         double a = s->headings[(size_t)i * (size_t)s->num_segments + (size_t)seg];
         if (b->st[i].grounded) b->vy[i] = 0;
         b->vy[i] -= s->gravity * s->dt;
@@ -264,20 +266,24 @@ static int run_mover(const meadow_scene *s, const gait_collider *col, bool mesh,
     /* the peers' settings: step 0.3 m, steepest walkable slope 45 deg */
     gait_mover_init(&b.m, col, s->radius, s->height, 0.3, 45.0 * M_PI / 180.0);
     if (mesh) b.m.filter.skip_terrain = false; /* no heightfield: nothing to skip */
-    /* the queries through one gather, as a world's characters have theirs (its scratch is
-     * allocated here, before the timed steps) */
-    size_t gather_bytes = gait_gather_scratch_bytes(1024);
-    void *gather_mem = malloc(gather_bytes);
-    gait_gather gather;
-    if (gather_mem && gait_gather_init(&gather, gather_mem, gather_bytes) == GAIT_OK) b.m.gather = &gather;
+    /* the queries through a gather of each character's own, kept from step to step, as a
+     * world's characters have theirs (128 triangles each; the scratch is allocated here, before
+     * the timed steps) */
+    size_t gather_bytes = gait_gather_scratch_bytes(128);
+    unsigned char *gather_mem = malloc(gather_bytes * (size_t)n);
+    b.gathers = calloc((size_t)n, sizeof *b.gathers);
+    bool gathers_ok = gather_mem && b.gathers;
+    for (int i = 0; i < n && gathers_ok; i++)
+        gathers_ok = gait_gather_init(&b.gathers[i], gather_mem + gather_bytes * (size_t)i, gather_bytes) == GAIT_OK;
     b.st = calloc((size_t)n, sizeof *b.st);
     b.vy = calloc((size_t)n, sizeof(double));
     double *prev = calloc((size_t)n * 3, sizeof(double));
-    if (!b.st || !b.vy || !prev || !b.m.gather || run_alloc(out, n, reps)) {
+    if (!b.st || !b.vy || !prev || !gathers_ok || run_alloc(out, n, reps)) {
         free(b.st);
         free(b.vy);
         free(prev);
         free(gather_mem);
+        free(b.gathers);
         return -1;
     }
     int total = s->warmup_steps + s->timed_steps;
@@ -322,6 +328,7 @@ static int run_mover(const meadow_scene *s, const gait_collider *col, bool mesh,
     free(b.vy);
     free(prev);
     free(gather_mem);
+    free(b.gathers);
     return 0;
 }
 

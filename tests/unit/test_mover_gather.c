@@ -1,5 +1,6 @@
-/* The mover's gather and the scan's shortcut are shortcuts only: with them the same motion gives
- * the same bits as without. Movers walk and jump a field of hills, boxes, a tessellated ramp and
+/* The mover's gather and the scan's shortcuts are shortcuts only: with them the same motion gives
+ * the same bits as without. The proofs the gather gives (no surface level enough for a ledge in a
+ * box; no landmark near a body) never hide what is there. Movers walk and jump a field of hills, boxes, a tessellated ramp and
  * stairs with no gather, with one gather shared by all of them, and with a gather too small to
  * hold anything (every query falls back to the trees); a world whose collider changes every step
  * (no gather nor last scan is ever reused) runs the same inputs as a plain one. */
@@ -7,7 +8,10 @@
 
 #include "gait/mover.h"
 #include "body_fixtures.h"
+#include "character/mover_internal.h"
+#include "character/traverse_internal.h"
 #include "check.h"
+#include "core/vec.h"
 
 /* A ramp of n x n quads, 0.5 m each, rising at `slope` along +x from (x0, y0, z0). */
 static void ramp(gait_world *w, double x0, double y0, double z0, int n, double slope) {
@@ -154,4 +158,208 @@ TEST(world_shortcuts_change_no_bit) {
     CHECK(climbed && traversed);
     gait_world_destroy(wa);
     gait_world_destroy(wb);
+}
+
+/* ---- proofs from the gather: they may only ever skip what would find nothing --------------- */
+
+/* A gather over the box lo..hi of the collider (capacity 1024; the caller frees *mem). */
+static void gather_box(const gait_collider *c, gait_gather *g, void **mem, gait_vec3 lo, gait_vec3 hi) {
+    size_t n = gait_gather_scratch_bytes(1024);
+    *mem = malloc(n);
+    gait_gather_init(g, *mem, n);
+    gait_collider_gather(c, lo, hi, g);
+}
+
+TEST(gather_level_free_sees_floors_and_terrain_not_walls) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);                          /* terrain at y = 0 */
+    bw_box(w, 0, 0, 0, 4, 2, 4);         /* a block: its top at y = 2, walls x = 0, 4 and z = 0, 4 */
+    const gait_collider *c = gait_world_collider_const(w);
+    gait_gather g;
+    void *mem;
+    gather_box(c, &g, &mem, v3(-2, -1, -2), v3(6, 4, 6));
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    gait_filter no_terrain = f;
+    no_terrain.skip_terrain = true;
+    double slope = 30 * M_PI / 180;
+    /* beside the west wall, above the terrain, below the top: walls only */
+    CHECK(gait_gather_level_free(&g, v3(-0.5, 0.5, 1), v3(0.5, 1.5, 3), slope, &f));
+    /* reaching the top: the top is level */
+    CHECK(!gait_gather_level_free(&g, v3(-0.5, 0.5, 1), v3(0.5, 2.0, 3), slope, &f));
+    CHECK(!gait_gather_level_free(&g, v3(1, 1.9, 1), v3(2, 2.1, 2), slope, &f));
+    /* down to the terrain: terrain counts whatever its slope, unless the filter skips it */
+    CHECK(!gait_gather_level_free(&g, v3(-1.5, -0.2, 1), v3(-0.5, 1.5, 3), slope, &f));
+    CHECK(gait_gather_level_free(&g, v3(-1.5, -0.2, 1), v3(-0.5, 1.5, 3), slope, &no_terrain));
+    /* a box the gather does not hold cannot be answered */
+    CHECK(!gait_gather_level_free(&g, v3(5, 0.5, 1), v3(7, 1.5, 3), slope, &f));
+    /* with every slope level enough, the walls count too */
+    CHECK(!gait_gather_level_free(&g, v3(-0.5, 0.5, 1), v3(0.5, 1.5, 3), M_PI / 2, &f));
+    /* bad input: no answer */
+    CHECK(!gait_gather_level_free(&g, v3(1, 1, 1), v3(0, 0, 0), slope, &f));
+    CHECK(!gait_gather_level_free(NULL, v3(-0.5, 0.5, 1), v3(0.5, 1.5, 3), slope, &f));
+    free(mem);
+    gait_world_destroy(w);
+}
+
+/* A tall wall, a block, a fence, a thin slab over a gap, a roofed passage, a 40 deg ramp and
+ * stairs: every kind of stop a scan has. */
+static gait_world *scan_course(void) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -2, 0, 3, 2, 6, 4);          /* a tall wall */
+    bw_box(w, 3, 0, 3, 6, 1.4, 6);         /* a block */
+    bw_box(w, 7, 0, 3, 10, 1.0, 3.2);      /* a fence */
+    bw_box(w, -6, 1.5, 3, -3, 1.55, 5);    /* a thin slab at 1.5 m */
+    bw_box(w, -6, 0, 7, -5.7, 2.2, 10);    /* a passage: two walls ... */
+    bw_box(w, -4.3, 0, 7, -4, 2.2, 10);
+    bw_box(w, -6, 2.2, 7, -4, 2.4, 10);    /* ... and a roof */
+    ramp(w, 11, 0, 3, 6, tan(40 * M_PI / 180));
+    for (int s = 0; s < 8; s++) bw_box(w, -2 + 0.3 * s, 0, -6, -1.7 + 0.3 * s, 0.18 * (s + 1), -3);
+    return w;
+}
+
+TEST(scan_no_ledge_never_hides_a_ledge) {
+    gait_world *w = scan_course();
+    const gait_collider *c = gait_world_collider_const(w);
+    const gait_traverse_table *tab = gait_world_traverse_table(w);
+    gait_locomotion num = gait_default_locomotion();
+    gait_gather g;
+    void *mem;
+    gather_box(c, &g, &mem, v3(-12, -2, -12), v3(20, 10, 16));
+    int asked = 0, proven = 0, ledges = 0;
+    for (double x = -7; x <= 13; x += 0.7)
+        for (double z = -7; z <= 9; z += 0.9)
+            for (double y = 0; y <= 6; y += 0.45)
+                for (int h = 0; h < 4; h++) {
+                    double a = h * M_PI / 2 + 0.3;
+                    gait_vec3 fwd = v3(sin(a), 0, cos(a));
+                    bool climbing = h == 3;
+                    double speed = climbing ? 0 : 2.5 * h;
+                    gait_traverse_query q = gait__traverse_body_query(tab, &num, v3(x, y, z), fwd, speed, climbing);
+                    gait_traverse_scan s;
+                    bool ok = gait_traverse_scan_run(c, &q, NULL, &s);
+                    bool none = gait__traverse_no_ledge(&g, &q);
+                    asked++;
+                    proven += none;
+                    ledges += ok;
+                    if (none && ok) {
+                        CHECK_MSG(false, "a ledge was hidden at (%.2f %.2f %.2f) heading %d", x, y, z, h);
+                        goto done;
+                    }
+                }
+done:
+    /* both kinds were met: scans that find a ledge, and many the gather proves cannot */
+    CHECK(ledges > 100);
+    CHECK(proven > asked / 4);
+    printf("  %d scans: %d found a ledge, %d were shown to find none\n", asked, ledges, proven);
+    free(mem);
+    gait_world_destroy(w);
+}
+
+TEST(a_skipped_scan_is_shown_as_run) {
+    /* climbing a tall wall, the scan is not run until the top is near; traverse info shows the
+     * scan the step would have run (the pure scan of the same query), never an empty one */
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -2, 0, 3, 2, 8, 4);
+    gait_character_id id = bw_spawn(w, 0, 0, 2.5, 100);
+    bool climbed = false;
+    int shown = 0;
+    for (int k = 0; k < 240; k++) {
+        bw_input(w, id, 0, 1, 0, 0);
+        gait_world_step(w);
+        if (bw_info(w, id).phase.state != GAIT_STATE_CLIMB) continue;
+        climbed = true;
+        gait_traverse_info ti;
+        CHECK(gait_character_traverse_info(w, id, &ti) == GAIT_OK);
+        if (strcmp(ti.scan.reason, "not scanned") == 0) continue;
+        shown++;
+        CHECK_MSG(ti.scan.sweeps >= 1 && !ti.scan.ok, "%s, %d sweeps", ti.scan.reason, ti.scan.sweeps);
+    }
+    CHECK(climbed && shown > 30);
+    gait_world_destroy(w);
+}
+
+TEST(mover_cache_knows_open_country) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, 10, 0, -1, 11, 2, 1);
+    const gait_collider *c = gait_world_collider_const(w);
+    gait_mover m;
+    gait_mover_init(&m, c, 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait_mover_state s;
+    memset(&s, 0, sizeof s);
+    s.ground_normal.y = 1;
+    s.grounded = true;
+    bool clear_far = false, clear_near = false;
+    for (int k = 0; k < 180; k++) { /* 4 m/s along +x: 12 m, into the box at x = 10 */
+        gait_move_result r;
+        gait_mover_step(&m, &s, v3(4, 0, 0), 1.0 / 60, &r);
+        bool clear = gait__mover_clear_at(&m, &s.cache, s.feet);
+        if (s.feet.x < 5) clear_far = clear_far || clear;
+        if (s.feet.x > 9.2) clear_near = clear_near || clear;
+        /* whatever it says, it is never wrong: nothing overlaps where it says clear */
+        if (clear) {
+            gait_capsule cap = {{s.feet.x, s.feet.y + 0.3, s.feet.z}, {s.feet.x, s.feet.y + 1.4, s.feet.z}, 0.3};
+            gait_contact_point cp[4];
+            gait_filter f = m.filter;
+            CHECK_EQ_INT(gait_collider_capsule_overlap(c, &cap, &f, cp, 4, NULL), 0);
+        }
+    }
+    CHECK(clear_far);   /* open country: known clear */
+    (void)clear_near;   /* (by the box it may be too: the known-empty capsule ends at the box) */
+    /* a landmark added: what the cache knew is of another collider, and says nothing */
+    bw_box(w, 30, 0, 30, 31, 1, 31);
+    CHECK(!gait__mover_clear_at(&m, &s.cache, s.feet));
+    CHECK_MSG(s.feet.x > 9.6 && s.feet.x < 9.7, "stopped at x = %.4f (the box at 10, radius 0.3)", s.feet.x);
+    gait_world_destroy(w);
+}
+
+/* An allocator that refuses once `refuse` is set. */
+typedef struct refusing {
+    counter c;
+    bool refuse;
+} refusing;
+static void *refusing_alloc(size_t size, void *user) {
+    refusing *r = user;
+    return r->refuse ? NULL : counting_alloc(size, &r->c);
+}
+static void refusing_free(void *p, size_t size, void *user) {
+    counting_free(p, size, &((refusing *)user)->c);
+}
+
+TEST(a_character_gathers_for_itself_allocated_once_per_slot) {
+    refusing r;
+    memset(&r, 0, sizeof r);
+    gait_world_def d = gait_default_world_def();
+    d.hooks.alloc = refusing_alloc;
+    d.hooks.free = refusing_free;
+    d.hooks.user = &r;
+    d.max_characters = 4;
+    gait_world *w = gait_world_create(&d);
+    CHECK(w != NULL);
+    bw_flat(w);
+    bw_box(w, 2, 0, 2, 3, 2, 3);
+    /* no memory for the slot's gather: refused whole, nothing half made */
+    r.refuse = true;
+    gait_character_def cd = gait_default_character_def();
+    gait_character_id id;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(gait_world_character_count(w), 0);
+    r.refuse = false;
+    long before = r.c.allocs;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_OK);
+    CHECK_EQ_INT((int)(r.c.allocs - before), 1); /* the slot's gather */
+    /* a slot keeps its gather for the next character in it; steps allocate nothing */
+    CHECK(gait_character_destroy(w, id) == GAIT_OK);
+    before = r.c.allocs;
+    CHECK(gait_character_create(w, &cd, &id) == GAIT_OK);
+    for (int k = 0; k < 120; k++) {
+        bw_input(w, id, 0.7, 0.7, 0, 0); /* into the box and along it */
+        gait_world_step(w);
+    }
+    CHECK_EQ_INT((int)(r.c.allocs - before), 0);
+    gait_world_destroy(w);
+    CHECK_EQ_INT((int)r.c.allocs, (int)r.c.frees);
 }

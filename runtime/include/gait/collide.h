@@ -234,6 +234,15 @@ gait_status gait_collider_gather(const gait_collider *collider, gait_vec3 lo, ga
                                  gait_gather *g);
 /* Whether a query whose bounds are [lo, hi] would be answered from the gather. */
 bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi);
+/* Whether the gather shows that no surface within `slope` (rad) of level meets the box [lo, hi]:
+ * no landmark triangle whose normal lies within `slope` of straight up or straight down, and no
+ * terrain at all (whatever its slope), reaches the box. True: there is none, so no ray or sweep
+ * inside the box meets such a surface. False: there may be one, or the gather cannot tell (it
+ * does not hold the box, it overflowed, the collider changed). Conservative: false may be said
+ * where there is none, true never where there is one. The filter (may be NULL) is honoured for
+ * skip_terrain and skip_landmarks; its ignore is not (it only takes surfaces away). */
+bool gait_gather_level_free(const gait_gather *g, gait_vec3 lo, gait_vec3 hi, double slope,
+                            const gait_filter *filter);
 /* The collider's queries of the same names, answered from the gather (see above). */
 int gait_gather_capsule_overlap(gait_gather *g, const gait_capsule *capsule,
                                 const gait_filter *filter, gait_contact_point *out, int capacity,

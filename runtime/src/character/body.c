@@ -659,8 +659,11 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait__charac
      *     ceiling over it, a run up a slope into a box's edge: the push-out moves the capsule
      *     down or back into the terrain and the terrain puts it back): the move is refused and
      *     the body stays where the last step left it, unless that was no better. */
-    gait_mover_settle(&m, start, &bm.feet, push, bm.may_land && !gait_state_on_wall(s), &bm.r,
-                      &b->vel);
+    /* (where the mover's cache knows no landmark comes near the feet, that query would find
+     * nothing: the pass would change nothing, and is not asked) */
+    if (push || !gait__mover_clear_at(&m, &b->near, bm.feet))
+        gait_mover_settle(&m, start, &bm.feet, push, bm.may_land && !gait_state_on_wall(s), &bm.r,
+                          &b->vel);
 
     ch->position = bm.feet;
     ch->velocity = dt > 0 ? v3_scale(v3_sub(bm.feet, start), 1.0 / dt) : v3(0, 0, 0);

@@ -78,6 +78,15 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     for (int i = 0; i < w->capacity; i++)
         if (!w->characters[i].alive) { slot = i; break; }
     if (slot < 0) return FAIL(w, GAIT_ERR_CAPACITY, "character: all %d slots are in use", w->capacity);
+    if (!w->own_gather[slot]) { /* the slot's own gather, kept for every character it holds */
+        gait_gather *g = gait__alloc(&w->hooks, w->own_gather_bytes);
+        if (!g || gait_gather_init(g, g + 1, w->own_gather_bytes - sizeof *g) != GAIT_OK) {
+            gait__free(&w->hooks, g, w->own_gather_bytes);
+            return FAIL(w, GAIT_ERR_OUT_OF_MEMORY, "character: out of memory (%zu bytes)",
+                        w->own_gather_bytes);
+        }
+        w->own_gather[slot] = g;
+    }
 
     /* inside closed geometry: out to the nearest free space, or refused */
     gait_vec3 at = def->position;

@@ -64,6 +64,10 @@ bool gait__query_ray(const gait_collider *col, gait_gather *g, gait_vec3 o, gait
                      const gait_filter *f, gait_hit *hit);
 int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_capsule *c,
                         const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
+/* Whether the cache (may be NULL) knows that no landmark comes near a capsule of this mover at
+ * feet (its known-empty capsule, at the collider's present revision, holds it): the capsule
+ * there overlaps no landmark, so an overlap query would find nothing. */
+bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
 /* p, raised onto the terrain when it is below it. */

@@ -9,6 +9,7 @@
 #include "sense.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "character.h"
@@ -107,6 +108,7 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
                        gait_vec3 feet, const gait__ledge_request *rq, const gait_locomotion *n,
                        const gait__traverse *last, gait__senses *out) {
     out->scanned = false;
+    out->deferred = false;
     out->offer = GAIT_TRAVERSE_NONE;
     out->offer_row = -1;
     if (!rq->want) return;
@@ -115,6 +117,7 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
     if (last && last->scanned && last->scan_revision == gait_collider_revision(col) + 1 &&
         same_query(&out->query, &last->query)) {
         out->scan = last->scan; /* nothing it reads has changed */
+        out->deferred = last->scan_deferred;
         ok = out->scan.ok;
     } else {
         /* one gather for the scan's first queries (the sweep ahead, the trace down onto the
@@ -126,8 +129,17 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
         gait_vec3 lo = v3_sub(v3(fmin(feet.x, ahead.x), feet.y - q->step_height, fmin(feet.z, ahead.z)), side);
         gait_vec3 hi = v3_add(v3(fmax(feet.x, ahead.x), feet.y + fmax(q->height + q->step_height, q->max_height) + 0.1,
                                  fmax(feet.z, ahead.z)), side);
-        gait__gather_for(col, gather, &q->filter, v3_sub(lo, side), hi);
-        ok = gait__traverse_scan(col, gather, &out->query, NULL, &out->scan);
+        gait_gather *g = gait__gather_for(col, gather, &q->filter, v3_sub(lo, side), hi);
+        if (gait__traverse_no_ledge(g, q)) {
+            /* no surface to stand on where the ledge could be (a climb up a tall wall, a jump
+             * in open ground): the scan would fail; it is run only if it is shown */
+            memset(&out->scan, 0, sizeof out->scan);
+            snprintf(out->scan.reason, sizeof out->scan.reason, "no ledge");
+            out->deferred = true;
+            ok = false;
+        } else {
+            ok = gait__traverse_scan(col, gather, &out->query, NULL, &out->scan);
+        }
     }
     out->scanned = true;
     if (ok) out->offer = gait__traverse_offer(tab, &out->scan, rq->speed, rq->climbing, &out->offer_row);

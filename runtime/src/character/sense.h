@@ -28,6 +28,8 @@ typedef struct gait__senses {
     bool scanned;               /* the ledge ahead was scanned (a request) */
     gait_traverse_query query;  /* ... with this query */
     gait_traverse_scan scan;    /* ... and found this */
+    bool deferred;              /* ... or was shown to find no ledge and not run: `scan` holds
+                                   only its failure (gait__traverse_no_ledge) */
     gait_traverse_kind offer;   /* the action the table offers there at this speed (NONE: no
                                    ledge with room, or no row fits) */
     int offer_row;              /* its row, -1 for none (and for a climb's mantle) */

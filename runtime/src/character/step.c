@@ -83,6 +83,7 @@ static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character
         t->scan = sn->scan;
         t->query = sn->query;
         t->scanned = true;
+        t->scan_deferred = sn->deferred;
         t->scan_revision = gait_collider_revision(w->collider) + 1;
     }
     t->pending = false;
@@ -165,7 +166,7 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
 /* ---- one character, one step ------------------------------------------------------------- */
 
 static void step_character(gait_world *w, gait_character_id id, gait__character *ch, double dt,
-                           gait_gather *gather) {
+                           gait_gather *gather, gait_gather *own) {
     const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
 
     /* input (kits ran before the step: a kit action has zeroed the move) */
@@ -220,7 +221,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     /* move (a kit's mode moves by its own numbers) */
     gait_locomotion mode_numbers;
     move(w, id, ch, &in, kit_motion ? gait__motion_prepare(ch, &plan, num, &mode_numbers) : num,
-         &g, from, dt, gather);
+         &g, from, dt, own);
 
     /* anim */
     gait_anim_input ai;
@@ -258,6 +259,6 @@ void gait__world_step_range(gait_world *w, int first, int end, double dt, gait_g
         gait__character *ch = &w->characters[i];
         if (!ch->alive) continue;
         gait_character_id id = {i + 1, ch->generation};
-        step_character(w, id, ch, dt, gather);
+        step_character(w, id, ch, dt, gather, gait__own_gather(w, i, gather));
     }
 }

@@ -57,6 +57,7 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
         .auto_crouch = ch->crouch.auto_crouch, .stand_blocked = ch->crouch.stand_blocked,
         .crouch_air = ch->crouch.air};
     if (!t->scanned) snprintf(out->scan.reason, sizeof out->scan.reason, "not scanned");
+    else if (t->scan_deferred) gait_traverse_scan_run(w->collider, &t->query, NULL, &out->scan);
     return GAIT_OK;
 }
 
@@ -65,12 +66,13 @@ static void draw_character(const gait_world *w, const gait__character *ch, const
     if (t->scanned) {
         gait_traverse_scan tmp;
         gait_traverse_scan_run(w->collider, &t->query, d, &tmp);
+        const gait_traverse_scan *s = t->scan_deferred ? &tmp : &t->scan;
         char line[96];
-        snprintf(line, sizeof line, "%s h %.2f d %.2f%s", t->scan.reason, t->scan.height,
-                 t->scan.depth, t->scan.thick ? " thick" : "");
+        snprintf(line, sizeof line, "%s h %.2f d %.2f%s", s->reason, s->height, s->depth,
+                 s->thick ? " thick" : "");
         gait_vec3 at = t->query.feet;
         at.y = t->query.feet.y + t->query.height + LABEL_ABOVE;
-        gait__draw_text(d, at, line, t->scan.ok ? GAIT__COL_GRAB : GAIT__COL_HIT);
+        gait__draw_text(d, at, line, s->ok ? GAIT__COL_GRAB : GAIT__COL_HIT);
     }
     if (gait__traverse_playing(t)) {
         gait_vec3 side = v3(-t->in.z, 0, t->in.x);

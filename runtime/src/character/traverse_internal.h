@@ -21,6 +21,9 @@ typedef struct gait__traverse {
                                       unknown): the same query at that revision scans the same,
                                       so the sense stage takes the last scan again. A shortcut
                                       only (not hashed; dropped by a snapshot's restore) */
+    bool scan_deferred;            /* the last scan was shown to find no ledge and not run: `scan`
+                                      holds only its failure; traverse info and the debug view
+                                      run it when they show it */
     bool pending;                  /* the gates chose TRAVERSE this step: start it in the move */
     gait_traverse_kind pending_kind;
     int pending_row;
@@ -83,5 +86,10 @@ void gait__traverse_move(const gait_collider *collider, gait_gather *gather,
 bool gait__traverse_scan(const gait_collider *collider, gait_gather *gather,
                          const gait_traverse_query *query, const gait_debug_draw *draw,
                          gait_traverse_scan *scan);
+
+/* Whether the gather alone shows that the scan of this query finds no ledge (no surface level
+ * enough to stand on where its trace down onto the ledge could go): then the scan fails, and
+ * the step need not run it. False when it may find one, or the gather cannot tell. */
+bool gait__traverse_no_ledge(gait_gather *gather, const gait_traverse_query *query);
 
 #endif

@@ -72,6 +72,35 @@ static bool csweep(scan_ctx *x, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     return h;
 }
 
+/* The scan's later stages ask many queries of a region its first gather did not cover (the side
+ * probes reach PROBE_COUNT * PROBE_STEP along the edge, the room and the floor behind go past
+ * the ledge and below the feet): one gather for each stage's whole region, rather than a gather
+ * around every query that leaves the last one. The answers are the collider's either way. */
+#define GATHER_SPARE 0.01 /* m around a stage's region */
+
+static void gather_stage(scan_ctx *x, gait_vec3 lo, gait_vec3 hi) {
+    if (!x->g || x->q->filter.skip_landmarks) return;
+    gait_vec3 m = v3(GATHER_SPARE, GATHER_SPARE, GATHER_SPARE);
+    lo = v3_sub(lo, m);
+    hi = v3_add(hi, m);
+    if (x->g->collider == x->col && gait_gather_holds(x->g, lo, hi)) return;
+    gait_collider_gather(x->col, lo, hi, x->g);
+}
+
+/* The box of the points c + t * a + in * b for a in [a0, a1], b in [b0, b1], y in [y0, y1]. */
+static void stage_box(gait_vec3 c, gait_vec3 t, double a0, double a1, gait_vec3 in, double b0,
+                      double b1, double y0, double y1, gait_vec3 *lo, gait_vec3 *hi) {
+    *lo = v3(INFINITY, y0, INFINITY);
+    *hi = v3(-INFINITY, y1, -INFINITY);
+    for (int i = 0; i < 4; i++) {
+        gait_vec3 p = v3_mad(v3_mad(c, t, i & 1 ? a1 : a0), in, i & 2 ? b1 : b0);
+        lo->x = fmin(lo->x, p.x);
+        lo->z = fmin(lo->z, p.z);
+        hi->x = fmax(hi->x, p.x);
+        hi->z = fmax(hi->z, p.z);
+    }
+}
+
 static bool ray(scan_ctx *x, gait_vec3 o, gait_vec3 d, gait_hit *hit) {
     x->s->rays++;
     bool h = gait__query_ray(x->col, x->g, o, d, &x->q->filter, hit);
@@ -285,6 +314,13 @@ static bool scan_ledge(scan_ctx *x, scan_state *st) {
 static void scan_segment(scan_ctx *x, const scan_state *st) {
     gait_traverse_scan *s = x->s;
     gait_vec3 e = st->e, t = st->t;
+    /* the probes: along the edge both ways, from FACE_BACK before the face to past the ledge's
+     * lip, from PROBE_ABOVE over the ledge down */
+    gait_vec3 glo, ghi;
+    double along = PROBE_STEP * PROBE_COUNT;
+    stage_box(e, t, -along, along, st->in, -FACE_BACK, LEDGE_IN + FACE_TOL,
+              st->ly - PROBE_DOWN + PROBE_ABOVE - UNDER_LEDGE, st->ly + PROBE_ABOVE, &glo, &ghi);
+    gather_stage(x, glo, ghi);
     double sa = ledge_end(x, e, t, st->in, st->ly, st->cos_ledge, -1.0);
     double sb = ledge_end(x, e, t, st->in, st->ly, st->cos_ledge, +1.0);
     s->ledge_a = v3_mad(e, t, sa);
@@ -358,6 +394,27 @@ static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
     }
 }
 
+/* The scan offers an action only past its first trace down (scan_ledge): a ray from above the
+ * highest ledge, LEDGE_IN beyond the wall point the forward sweep met, down to the step height,
+ * whose first hit is within max_ledge_slope of level. The wall point lies within the radius of
+ * the forward sweep's axis, so that ray lies in the box below (a millimetre to spare for
+ * rounding); with no such surface in the box the scan fails, whatever else it meets. */
+#define NO_LEDGE_SPARE 1e-3 /* m */
+
+bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
+    if (!g || !q || !query_valid(q)) return false;
+    gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
+    if (v3_len2(f) < 0.5) return false;
+    double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
+    gait_vec3 feet = q->feet, ahead = v3_mad(feet, f, reach);
+    double side = q->radius + LEDGE_IN + NO_LEDGE_SPARE;
+    gait_vec3 lo = v3(fmin(feet.x, ahead.x) - side, feet.y + q->step_height - NO_LEDGE_SPARE,
+                      fmin(feet.z, ahead.z) - side);
+    gait_vec3 hi = v3(fmax(feet.x, ahead.x) + side, feet.y + q->max_height + CLEAR + NO_LEDGE_SPARE,
+                      fmax(feet.z, ahead.z) + side);
+    return gait_gather_level_free(g, lo, hi, q->max_ledge_slope, &q->filter);
+}
+
 bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
                             const gait_debug_draw *draw, gait_traverse_scan *s) {
     return gait__traverse_scan(col, NULL, q, draw, s);
@@ -377,6 +434,18 @@ bool gait__traverse_scan(const gait_collider *col, gait_gather *g, const gait_tr
     st.cos_ledge = cos(q->max_ledge_slope);
     if (!scan_forward(&x, &st) || !scan_ledge(&x, &st)) return false;
     scan_segment(&x, &st);
+    {
+        /* the depth, the room and the floor behind: beside the grab point (the capsule's
+         * width), from the room check's start behind the face to past the deepest floor
+         * read, from the lowest floor behind up to the body over the ledge */
+        double r = q->radius;
+        gait_vec3 lo, hi;
+        stage_box(s->grab, st.t, -r, r, st.in, -(2 * r + SKIN),
+                  2 * r + SKIN + MANTLE_OVER + DEPTH_TRACE + BACK_READ + r,
+                  fmin(q->feet.y + LIFT_EXTRA, q->feet.y - q->max_drop), st.ly + CLEAR + q->height,
+                  &lo, &hi);
+        gather_stage(&x, lo, hi);
+    }
     scan_depth(&x, &st);
     if (!scan_room(&x, &st)) return false;
     scan_floor_behind(&x, &st);

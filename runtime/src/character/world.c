@@ -72,6 +72,16 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
         return NULL;
     }
+    w->own_gather = gait__alloc(&def.hooks, sizeof *w->own_gather * (size_t)w->capacity);
+    w->own_gather_bytes = sizeof(gait_gather) + gait_gather_scratch_bytes(GAIT__CHARACTER_GATHER);
+    if (!w->own_gather) {
+        gait__free(&def.hooks, w->gather_mem, w->gather_bytes);
+        gait_collider_destroy(w->collider);
+        gait__free(&def.hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
+        gait__free(&def.hooks, w, sizeof *w);
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
+        return NULL;
+    }
     w->provisional = gait_default_locomotion();
     w->traverse_table = gait_default_traverse_table();
     memset(&w->debug_draw, 0, sizeof w->debug_draw);
@@ -89,6 +99,9 @@ void gait_world_destroy(gait_world *w) {
     gait__gadgets_free(w);
     gait_collider_destroy(w->collider);
     gait__free(&hooks, w->gather_mem, w->gather_bytes);
+    for (int i = 0; i < w->capacity; i++)
+        if (w->own_gather[i]) gait__free(&hooks, w->own_gather[i], w->own_gather_bytes);
+    gait__free(&hooks, w->own_gather, sizeof *w->own_gather * (size_t)w->capacity);
     gait__free(&hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
     gait__free(&hooks, w, sizeof *w);
 }

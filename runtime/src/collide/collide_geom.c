@@ -172,6 +172,19 @@ static inline bool separated(const edge_planes *ep, gait_vec3 p, gait_vec3 q, ga
     return false;
 }
 
+/* Whether the segment p-q (not moving), at least h off the triangle's plane along its whole
+ * length, lies beyond one edge's line by s > 0 with s^2 + h^2 beyond (r + the gap)^2: every
+ * point of the triangle is then further than r (its distance is at least sqrt(s^2 + h^2): s
+ * across in the plane, h off it), so the capsule cannot overlap it. */
+static inline bool beyond_corner(const edge_planes *ep, gait_vec3 p, gait_vec3 q, double r, double h) {
+    double rr = (r + PRUNE_GAP) * (r + PRUNE_GAP);
+    for (int i = 0; i < 3; i++) {
+        double s = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]);
+        if (s > 0 && s * s + h * h > rr) return true;
+    }
+    return false;
+}
+
 /* Squared distance between two boxes (0 when they meet): no pair of their points is nearer. */
 static inline double box_dist2(const box3 *a, const box3 *b) {
     double s = 0;
@@ -269,6 +282,11 @@ static bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri
         ep = &own;
     }
     if (prune && separated(ep, p, q, v3(0, 0, 0), r)) return false;
+    /* beside the triangle and off its plane: most capsules near a triangle's plane (a wall's
+     * end, a riser, a neighbour's face) are clear of the triangle itself */
+    if (prune && ((dp > 0 && dq > 0) || (dp < 0 && dq < 0)) &&
+        beyond_corner(ep, p, q, r, dmin(fabs(dp), fabs(dq))))
+        return false;
     gait_vec3 sp, tp;
     int feature;
     double d2 = gait__seg_tri_closest(p, q, t, &sp, &tp, &feature, prune);

@@ -739,13 +739,27 @@ static bool filter_valid(const gait_filter *f) {
 
 static void query_init(query *qy, const gait_collider *c, const gait_filter *f, int kind,
                        gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, int brute) {
-    memset(qy, 0, sizeof *qy);
+    /* every member a query reads before it writes it, one by one: a query is set up a dozen
+     * times a step, and clearing the whole (hit and frame included) cost more than its use */
     qy->kind = kind;
     qy->brute = brute;
     qy->c = c;
     qy->f = f;
-    qy->cos_walk = (f && f->walkable_slope > 0) ? cos(f->walkable_slope) : c->cos_walkable;
+    /* only an overlap classifies its contacts (a cos() call otherwise spent on every query) */
+    qy->cos_walk = kind != Q_OVERLAP ? 0
+                 : (f && f->walkable_slope > 0) ? cos(f->walkable_slope) : c->cos_walkable;
     qy->cos_ceil = c->cos_ceiling;
+    qy->lm.index1 = 0;
+    qy->lm.generation = 0;
+    qy->lmp = NULL;
+    qy->region_filter = false;
+    qy->out = NULL;
+    qy->cap = qy->n = 0;
+    qy->truncated = false;
+    qy->found = false;
+    qy->best_t = 1.0;
+    qy->g = NULL;
+    qy->run_first = 0;
     qy->p = p;
     qy->q = q;
     qy->r = r;
@@ -928,6 +942,63 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
 
 bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi) {
     return g && g->collider && gather_holds(g, g->collider, lo, hi);
+}
+
+/* Whether the terrain may reach the box: any sample of the cells under its footprint as high as
+ * its bottom (a cell's two triangles lie between its corner samples). */
+static bool terrain_may_reach(const gait__terrain *t, gait_vec3 lo, gait_vec3 hi) {
+    if (!t->present) return false;
+    double x0 = (lo.x - t->origin.x) / t->cell, x1 = (hi.x - t->origin.x) / t->cell;
+    double z0 = (lo.z - t->origin.z) / t->cell, z1 = (hi.z - t->origin.z) / t->cell;
+    if (x1 < 0 || z1 < 0 || x0 > t->nx - 1 || z0 > t->nz - 1) return false; /* off the grid */
+    int ix0 = (int)fmax(0, floor(x0)), ix1 = (int)fmin(t->nx - 1, ceil(x1));
+    int iz0 = (int)fmax(0, floor(z0)), iz1 = (int)fmin(t->nz - 1, ceil(z1));
+    if ((double)(ix1 - ix0 + 1) * (iz1 - iz0 + 1) > 4096) return true; /* too wide to read */
+    double floor_y = lo.y - t->origin.y;
+    for (int iz = iz0; iz <= iz1; iz++) {
+        const float *row = t->h + (size_t)iz * (size_t)t->nx;
+        for (int ix = ix0; ix <= ix1; ix++)
+            if (row[ix] >= floor_y) return true;
+    }
+    return false;
+}
+
+bool gait_gather_level_free(const gait_gather *g, gait_vec3 lo, gait_vec3 hi, double slope,
+                            const gait_filter *f) {
+    if (!g || !g->collider || !v3_finite(lo) || !v3_finite(hi) || !isfinite(slope)) return false;
+    if (!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z)) return false;
+    const gait_collider *c = g->collider;
+    if (!(f && f->skip_terrain) && terrain_may_reach(&c->terrain, lo, hi)) return false;
+    if (f && f->skip_landmarks) return true;
+    if (!gather_holds(g, c, lo, hi)) return false;
+    /* |n.y| >= cos(slope) of a unit normal, as n.y^2 >= k^2 |n|^2 for the unnormalised cross
+     * product, with 1e-9 to spare for the kernels' rounding of the normal */
+    double k = cos(slope) - 1e-9;
+    if (k <= 0) return g->count == 0;
+    double k2 = k * k;
+    const gather_mem *m = g->internal;
+    for (int r = 0; r < m->runs; r++) {
+        const gather_run *run = &m->run[r];
+        /* the box in the landmark's frame, rounded outwards: every triangle box that meets it */
+        float flo[3] = {float_down(lo.x - run->origin.x), float_down(lo.y - run->origin.y),
+                        float_down(lo.z - run->origin.z)};
+        float fhi[3] = {float_up(hi.x - run->origin.x), float_up(hi.y - run->origin.y),
+                        float_up(hi.z - run->origin.z)};
+        int end = run->first + run->count;
+        for (int i = run->first; i < end; i += 4) {
+            unsigned mask = gather_hits(m, i, flo, fhi);
+            if (end - i < 4) mask &= (1u << (end - i)) - 1;
+            while (mask) {
+                int j = i + __builtin_ctz(mask);
+                mask &= mask - 1;
+                const float *v = m->tri[j].src->v;
+                gait_vec3 a = v3(v[0], v[1], v[2]);
+                gait_vec3 n = v3_cross(v3_sub(v3(v[3], v[4], v[5]), a), v3_sub(v3(v[6], v[7], v[8]), a));
+                if (n.y * n.y >= k2 * v3_len2(n)) return false;
+            }
+        }
+    }
+    return true;
 }
 
 int gait_gather_capsule_overlap(gait_gather *g, const gait_capsule *capsule, const gait_filter *filter,
