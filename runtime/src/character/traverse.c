@@ -220,6 +220,7 @@ static const gait__lfield traverse_rows[] = {
     GAIT__LSTRUCT(gait__traverse, scan, gait__traverse_scan_layout),
     GAIT__LBOOL(gait__traverse, scanned),
     GAIT__LCACHE(gait__traverse, scan_revision), /* keyed to this collider: dropped */
+    GAIT__LBOOL(gait__traverse, scan_deferred),
     GAIT__LBOOL(gait__traverse, pending),
     GAIT__LINT(gait__traverse, pending_kind, 0, GAIT_TRAVERSE_KIND_COUNT - 1),
     GAIT__LINT(gait__traverse, pending_row, -1, GAIT_TRAVERSE_MAX_ACTIONS - 1),

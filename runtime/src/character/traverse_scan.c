@@ -398,15 +398,19 @@ static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
  * highest ledge, LEDGE_IN beyond the wall point the forward sweep met, down to the step height,
  * whose first hit is within max_ledge_slope of level. The wall point lies within the radius of
  * the forward sweep's axis, so that ray lies in the box below (a millimetre to spare for
- * rounding); with no such surface in the box the scan fails, whatever else it meets. */
+ * rounding), or as far again beyond it as a face leaning back lets its top lie; with no such
+ * surface in the box the scan fails, whatever else it meets. */
 #define NO_LEDGE_SPARE 1e-3 /* m */
 
 bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
-    if (!g || !q || !query_valid(q)) return false;
+    if (!g || !q || !gait__traverse_query_valid(q)) return false;
     gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
     if (v3_len2(f) < 0.5) return false;
     double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
-    gait_vec3 feet = q->feet, ahead = v3_mad(feet, f, reach);
+    /* a face leaning back (up to SIN_MAX_LEAN) puts its top further in than the wall point, by
+     * as much as its height times the lean's tangent: the second trace down of scan_ledge */
+    double lean_run = (q->max_height + CLEAR) * SIN_MAX_LEAN / sqrt(1 - SIN_MAX_LEAN * SIN_MAX_LEAN);
+    gait_vec3 feet = q->feet, ahead = v3_mad(feet, f, reach + lean_run);
     double side = q->radius + LEDGE_IN + NO_LEDGE_SPARE;
     gait_vec3 lo = v3(fmin(feet.x, ahead.x) - side, feet.y + q->step_height - NO_LEDGE_SPARE,
                       fmin(feet.z, ahead.z) - side);

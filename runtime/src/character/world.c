@@ -237,6 +237,8 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, gather),       /* a cache of the step's queries, and its */
     GAIT__LHOST(struct gait_world, gather_mem),   /* scratch: the same bits without it */
     GAIT__LHOST(struct gait_world, gather_bytes),
+    GAIT__LHOST(struct gait_world, own_gather),   /* the slots' own gathers: caches too */
+    GAIT__LHOST(struct gait_world, own_gather_bytes),
     GAIT__LHOST(struct gait_world, stepping),     /* the lock: a restore never runs inside a step */
     GAIT__LHOST(struct gait_world, gadgets),      /* world data, like the geometry */
     GAIT__LHOST(struct gait_world, gadget_count),
