@@ -4,7 +4,7 @@
  *                [--shot-frame N] [--input TRACK] [--fps N] [--status-interval S] [--size WxH]
  *                [--kit NAME] [--no-hud] [--record FILE.replay | --replay FILE.replay]
  *
- * A frame (SPEC §1): read input once -> hold the presses (the character keeps them until a step
+ * A frame (docs/behaviour.md, "The frame and the step"): read input once -> hold the presses (the character keeps them until a step
  * reads them) -> turn the camera -> run the whole fixed steps due (gait_world_update, or the Lua
  * layer's frame when it is built in: kits first, then the steps) -> draw the body blended between
  * the last two steps -> the follow camera follows the blended body.

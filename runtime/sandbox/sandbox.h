@@ -2,7 +2,7 @@
  *
  * The sandbox is a host like any engine: it links libgait.a and uses runtime/include only.
  * Modules, one job each:
- *   main.c      arguments, the window, the frame loop (SPEC §1), status lines, screenshots
+ *   main.c      arguments, the window, the frame loop (docs/behaviour.md, "The frame and the step"), status lines, screenshots
  *   controls.c  keys, mouse, gamepad and scripted input tracks -> gait_input + sandbox actions
  *   scene.c     the world file (Lua data) -> terrain, water, landmarks in the collider + draw data
  *   render.c    shaders from shaders/, terrain/water/landmark/character/sky drawing, debug lines

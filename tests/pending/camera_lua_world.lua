@@ -1,4 +1,4 @@
--- The follow camera in a world the script owns (SPEC §9): w:update runs the kits and the steps, and
+-- The follow camera in a world the script owns (docs/behaviour.md, "Camera"): w:update runs the kits and the steps, and
 -- then the camera follows the blended body once a frame, as gait_world_update does for a host's
 -- world. Today only a host's gait_world_update follows: a Lua-owned world's camera stays where
 -- the spawn put it.

@@ -1,4 +1,4 @@
--- Every tuning number lives in the tuning tables (SPEC §6: "every tuning number is exposed to
+-- Every tuning number lives in the tuning tables (docs/behaviour.md, "The numbers": "every tuning number is exposed to
 -- Lua"), validated by the schema, with its unit. Three are still fixed in code:
 --   the low/high mantle split a climb over a top uses (1.25 m, traverse.c's plan()),
 --   the auto crouch's stand-up delay (1.0 s, traverse.c's gait__traverse_pre_gates),

@@ -1,4 +1,4 @@
--- The plunge and the glider on terrain steeper than walkable (SPEC §3): a heightfield slope of
+-- The plunge and the glider on terrain steeper than walkable (docs/behaviour.md, "The body"): a heightfield slope of
 -- 60 deg and a sheer terrain drop into water. A body that meets such terrain in the air slides
 -- down it, lands at its foot, or swims, as a plain fall does; it never hangs on it in `plunge`
 -- or `glide` (mesh slopes already behave: the terrain is read through its height function,

@@ -1,5 +1,5 @@
 -- The same scripted input gives bit-identical states at 30, 60, 144 and 240 fps, and two runs
--- give identical traces (SPEC §1: whole fixed steps; the body is deterministic doubles).
+-- give identical traces (docs/behaviour.md, "The frame and the step": whole fixed steps; the body is deterministic doubles).
 -- Events fall on 1/6 s boundaries: a whole number of frames at each of those rates.
 local gait = require("gait")
 local geo = gait.geometry

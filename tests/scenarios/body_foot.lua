@@ -1,4 +1,4 @@
--- The body on foot (SPEC §3), through the Lua API. Provisional numbers: run 5.6 m/s, jump 1.2 m,
+-- The body on foot (docs/behaviour.md, "The body"), through the Lua API. Provisional numbers: run 5.6 m/s, jump 1.2 m,
 -- gravity 20 m/s^2, step 0.3 m, walkable 45 deg, capsule 0.3 x 1.7 m. Camera yaw 0: W is +z.
 -- Every tolerance is stated with its check.
 local gait = require("gait")

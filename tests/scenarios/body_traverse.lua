@@ -1,4 +1,4 @@
--- The body off its feet (SPEC §3): climbing, the glider, the plunge, swimming and drowning,
+-- The body off its feet (docs/behaviour.md, "The body"): climbing, the glider, the plunge, swimming and drowning,
 -- through the Lua API. Provisional numbers: climb 1.6 m/s, glide 7.5 m/s sinking 1.8 m/s,
 -- glider height 2.5 m, plunge 30 m/s, wading depth 1.2 m, swim 2.3 m/s, swim dash 4.6 m/s.
 local gait = require("gait")

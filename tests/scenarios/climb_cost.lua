@@ -1,4 +1,4 @@
--- A climb costs while the body moves on the wall (SPEC §5): a stick pushed up against an
+-- A climb costs while the body moves on the wall (docs/behaviour.md, "Stamina"): a stick pushed up against an
 -- overhang that holds the body still costs nothing, as standing still on the wall does.
 local S = require("gait.scenario")
 

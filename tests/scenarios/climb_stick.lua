@@ -1,4 +1,4 @@
--- The stick on a wall (docs/behaviour.md, "Input"): W climbs up whatever the camera faces, and a
+-- The stick on a wall (docs/behaviour.md, "The frame and the step"): W climbs up whatever the camera faces, and a
 -- climb begun by a stick pressed into the wall some other way (the camera looking away from the
 -- wall: S; looking along it: A or D) reads that way as up until the stick is let go. Pressed into
 -- the wall and read as "down" instead, the body would climb down onto the ground it stands on, be

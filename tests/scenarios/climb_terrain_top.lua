@@ -1,4 +1,4 @@
--- Over the top of a terrain cliff (SPEC §2 "over the top", §8): a climbing body that reaches a
+-- Over the top of a terrain cliff (docs/behaviour.md: "States and transitions", over the top; "Traversal"): a climbing body that reaches a
 -- cliff's top mantles onto the plateau along a path, as it does over a landmark wall's top
 -- (traverse.c: the climbing scan offers mantle_low / mantle_high), never in one jump of the feet.
 local gait = require("gait")

@@ -1,4 +1,4 @@
--- Creases (SPEC §3 and "watch what players notice: state flicker, bodies hung in an air state").
+-- Creases (docs/behaviour.md, "The body" and "watch what players notice: state flicker, bodies hung in an air state").
 -- Where walkable ground meets a face too steep to walk, a body pushing into the face stands,
 -- slides along it or climbs it; it never flips between on foot and falling every few steps
 -- (grounded holds while the feet are within the snap distance of walkable ground). Where several

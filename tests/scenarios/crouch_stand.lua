@@ -1,4 +1,4 @@
--- Crouch (SPEC §7): a crouched body is shorter (crouch_height), walks at crouch_speed, stands up
+-- Crouch (docs/behaviour.md, "Crouch"): a crouched body is shorter (crouch_height), walks at crouch_speed, stands up
 -- only where the stand-up check finds room, and enters a low opening (a vent) crouched by itself.
 -- Numbers: the provisional body (radius 0.3 m, height 1.7 m, crouch 1.0 m at 1.5 m/s).
 local S = require("gait.scenario")

@@ -1,4 +1,4 @@
--- Hot reload (SPEC §6): a changed tuning or kit file takes effect on the next step; a broken
+-- Hot reload (docs/behaviour.md, "The numbers"): a changed tuning or kit file takes effect on the next step; a broken
 -- one keeps the last good version and reports file:line; runtime state survives a reload.
 local gait = require("gait")
 local DT = 1 / 60

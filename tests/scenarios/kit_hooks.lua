@@ -1,4 +1,4 @@
--- Kit hooks before the step (SPEC §1): presses taken by a kit, kit actions, the sword kit.
+-- Kit hooks before the step (docs/behaviour.md, "The frame and the step"): presses taken by a kit, kit actions, the sword kit.
 local gait = require("gait")
 local DT = 1 / 60
 

@@ -1,4 +1,4 @@
--- Spawns and places (SPEC §1): a body created or placed with its feet exactly on a landmark floor
+-- Spawns and places (docs/behaviour.md, "The frame and the step"): a body created or placed with its feet exactly on a landmark floor
 -- stands on that floor (authored spawn points sit exactly on floors), as one 1e-7 m higher does
 -- today; a body created inside closed geometry is moved out to the nearest free space, or
 -- refused with a clear error; it is never left inside, climbing the inner walls.

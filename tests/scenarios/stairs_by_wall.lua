@@ -1,4 +1,4 @@
--- Stairs along a wall (SPEC §3: a riser within the step height is stepped up, never climbed).
+-- Stairs along a wall (docs/behaviour.md, "The body": a riser within the step height is stepped up, never climbed).
 -- Real levels put stairs against walls everywhere, and a player runs up them pressing into the
 -- wall. Eight steps of 0.25 m risers and 0.75 m treads to a 2 m landing, a 10 m wall along their
 -- -x side; the body runs up them from beside the wall with the stick turned into the wall by 10,

@@ -1,4 +1,4 @@
--- Traversal through the Lua API (SPEC §8): vault, mantle and hurdle found in plain geometry, the
+-- Traversal through the Lua API (docs/behaviour.md, "Traversal"): vault, mantle and hurdle found in plain geometry, the
 -- corridor and the height latch, chaining with jump held, the jump fallback, the climb instead of
 -- a mantle that is too high, and degenerate geometry. Numbers: the provisional body (radius
 -- 0.3 m, height 1.7 m, run 5.6 m/s) and scripts/tuning/traversal.lua's defaults (built in).

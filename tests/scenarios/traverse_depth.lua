@@ -1,4 +1,4 @@
--- The scan's depth (SPEC §8.4): the obstacle's own thickness, from its front face to its own back
+-- The scan's depth (docs/behaviour.md, "Traversal"): the obstacle's own thickness, from its front face to its own back
 -- face, not to the farthest back face the reverse trace from 2 m beyond happens to meet first
 -- (another fence, a room's back wall). Read right, a vault over the first of two fences lands
 -- between them, and a window into a room is vaulted through.

@@ -1,4 +1,4 @@
--- Faces that lean back (SPEC §8: obstacles found in plain geometry): a block whose front face
+-- Faces that lean back (docs/behaviour.md, "Traversal": obstacles found in plain geometry): a block whose front face
 -- leans back by 10, 15 or 30 deg is vaulted or mantled as a vertical one is. Its ledge is the
 -- block's flat top; the down trace that reads it must not stop on the leaning face itself (the
 -- face's normal, a few degrees off horizontal, is "ledge too steep"). 2 and 5 deg work today.

@@ -1,4 +1,4 @@
--- The ledge segment's ends (SPEC §8.3): side probes every 0.25 m, then the last interval halved
+-- The ledge segment's ends (docs/behaviour.md, "Traversal"): side probes every 0.25 m, then the last interval halved
 -- five times (to 8 mm). Whitebox levels use round sizes, so an end often falls exactly on the
 -- probe grid; it must read where it is, within the bisection's 8 mm, on both sides.
 local S = require("gait.scenario")

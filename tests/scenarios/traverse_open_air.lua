@@ -1,4 +1,4 @@
--- A traversal whose landing is not where the action planned it (SPEC §8.7): a vault over a railing
+-- A traversal whose landing is not where the action planned it (docs/behaviour.md, "Traversal"): a vault over a railing
 -- at the edge of a drop, a hurdle down onto lower ground. The action hands over to a fall,
 -- keeping its momentum, as soon as the body is past what the scan saw: in the air the body falls
 -- as any fall does (air control, the glider, a plunge), and nothing stops it dead mid-air.

@@ -1,4 +1,4 @@
--- Water and the ground under it (SPEC §3-§5): drowning brings the body back where its stamina was
+-- Water and the ground under it (docs/behaviour.md: "The body", "Stamina"): drowning brings the body back where its stamina was
 -- last full *on foot on dry or wading ground*, and a landmark floor under the surface is ground
 -- as the terrain is (a swimmer wades onto a submerged platform, as onto a shelving shore).
 local gait = require("gait")

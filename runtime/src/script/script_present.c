@@ -1,4 +1,4 @@
-/* The presentation as tuning data (SPEC §7, §9): scripts/tuning/camera.lua (the follow camera's
+/* The presentation as tuning data (docs/behaviour.md: "Animation signal", "Camera"): scripts/tuning/camera.lua (the follow camera's
  * distances, pitch limits, smoothing and probe) and scripts/tuning/anim.lua (the animation
  * signal's crossfade, movement epsilon, grounded debounce and the clip map), validated key by
  * key like the other tuning files and hot-reloaded; and the character methods that read them:

@@ -1,4 +1,4 @@
-/* Tuning as data (SPEC §6), its schema, and the pure modules: gait.tuning, gait.locomotion (the
+/* Tuning as data (docs/behaviour.md, "The numbers"), its schema, and the pure modules: gait.tuning, gait.locomotion (the
  * gate function callable with tables), gait.stamina (a pool), gait.clock.
  *
  * The schema is the struct owner's (gait/schema.h: gait_locomotion_schema() in locomotion.c,
