@@ -73,7 +73,6 @@ typedef struct sb_app {
     gait_character_id player;
     sb_scene scene;
     sb_renderer *renderer;
-#ifdef GAIT_SANDBOX_SCRIPT
     gait_script *script;
     unsigned script_errors_seen;
     sb_tuning *tuning;                /* the numbers in force, for reload reports and the panel */
@@ -87,7 +86,6 @@ typedef struct sb_app {
     char panel_status[SB_ERROR_MAX];
     float plot_stamina[SB_PLOT_SAMPLES], plot_speed[SB_PLOT_SAMPLES], plot_height[SB_PLOT_SAMPLES];
     int plot_count, plot_head;
-#endif
     sb_view view;
     int party;
     bool debug, help;
@@ -117,9 +115,7 @@ typedef struct sb_app {
 } sb_app;
 
 static void record_event(sb_app *app, const char *what);
-#ifdef GAIT_SANDBOX_SCRIPT
 static void record_tuning(sb_app *app);
-#endif
 static bool replay_events(sb_app *app);
 
 /* SIGINT / SIGTERM while recording: end the frame loop cleanly so the replay is saved. */
@@ -385,7 +381,6 @@ static bool load_world(sb_app *app, bool first) {
  * is chosen the player has --kit (the sword by default). */
 static const char *const party_kits[4] = {"updraft", "plunge_leap", "dash_to", "water_sprint"};
 
-#ifdef GAIT_SANDBOX_SCRIPT
 /* (Re)loads the tuning files and the player's kit: at start and on F5. */
 static void script_load(sb_app *app) {
     char probe[SB_PATH_MAX];
@@ -463,7 +458,6 @@ static void script_check(sb_app *app) {
         set_error(app, "script_error", gait_script_last_error(app->script));
     }
 }
-#endif
 
 /* ---- debug view --------------------------------------------------------------------------- */
 
@@ -492,7 +486,6 @@ static void rgba_split(uint32_t c, float *r, float *g, float *b) {
     *b = (float)((c >> 8) & 0xFF) / 255.0f;
 }
 
-#ifdef GAIT_SANDBOX_DEBUG_DRAW
 static void dbg_line(gait_vec3 a, gait_vec3 b, uint32_t rgba, void *user) {
     line_list *l = user;
     float r, g, bl;
@@ -518,7 +511,6 @@ static void dbg_text(gait_vec3 p, const char *text, uint32_t rgba, void *user) {
     snprintf(l->labels[l->label_count].text, sizeof l->labels[0].text, "%s", text);
     l->label_count++;
 }
-#endif
 
 /* What the public API tells of the body: its capsule, contacts and their normals, the ground
  * normal, the velocity, the facing, the camera arm. */
@@ -701,7 +693,6 @@ static void draw_hud(sb_app *app, const gait_character_info *info, double runtim
 
 /* ---- the tuning panel ----------------------------------------------------------------------- */
 
-#ifdef GAIT_SANDBOX_SCRIPT
 static void panel_rows(sb_app *app, gait_body_type body, bool force) {
     if (!app->tuning) return;
     double t = now_s();
@@ -824,7 +815,6 @@ static void panel_frame(sb_app *app, const gait_character_info *info, const sb_a
             if (app->edited[i]) panel_write(app, i);
 #endif
 }
-#endif
 
 /* ---- the frame loop ----------------------------------------------------------------------- */
 
@@ -925,7 +915,6 @@ static int run(sb_app *app) {
             if (sb_controls_bindings_changed(&app->controls)) controls_load(app, true);
         }
         if (act.help_toggle) app->help = !app->help;
-#ifdef GAIT_SANDBOX_SCRIPT
         if (act.panel_toggle || act.panel_show) {
             bool open = act.panel_show ? act.panel_show == 1 : !app->panel_open;
 #ifdef GAIT_SANDBOX_PANEL
@@ -946,7 +935,6 @@ static int run(sb_app *app) {
             sb_controls_set_captured(app->window, &app->controls, !open);
             printf("panel t=%.2f %s\n", now_s() - app->t0, open ? "open" : "closed");
         }
-#endif
         if (act.debug_toggle) app->debug = !app->debug;
         if (act.party >= 1 && act.party <= 4) {
             static const gait_body_type types[4] = {GAIT_BODY_MEDIUM_FEMALE, GAIT_BODY_MEDIUM_MALE,
@@ -958,7 +946,6 @@ static int run(sb_app *app) {
                     snprintf(ev, sizeof ev, "party %s", gait_body_type_name(types[act.party - 1]));
                     record_event(app, ev);
                 }
-#ifdef GAIT_SANDBOX_SCRIPT
                 const char *kit = party_kits[act.party - 1];
                 if (app->script && gait_script_set_kit(app->script, app->player, kit) == GAIT_OK) {
                     snprintf(app->kit_used, sizeof app->kit_used, "%s", kit);
@@ -968,17 +955,14 @@ static int run(sb_app *app) {
                         record_event(app, ev);
                     }
                 }
-#endif
             }
         }
         if (act.reload || (start - world_check > 0.5 && (world_check = start, sb_scene_changed(&app->scene)))) {
             if (load_world(app, false) && app->error_is_world) app->error[0] = '\0';
-#ifdef GAIT_SANDBOX_SCRIPT
             if (act.reload && app->script && !app->play) {   /* F5: the scripts too, now */
                 script_load(app);
                 if (app->rec) record_tuning(app);
             }
-#endif
         }
 
         /* Input: the look turns the camera now; the presses are held until a step reads them.
@@ -997,20 +981,16 @@ static int run(sb_app *app) {
                 fprintf(stderr, "gait-sandbox: --record: %s\n", gait_replay_recorder_last_error(app->rec));
         }
 
-#ifdef GAIT_SANDBOX_SCRIPT
         /* hot reload of saved files (not while replaying: the replay's reloads are its own) */
         if (app->script && !app->play) script_poll(app);
-#endif
         /* The runtime's share of the frame: the kits (with the Lua layer), the fixed steps and
          * the camera's follow, all inside this call. */
         double rt0 = now_s();
         int steps = 0;
-#ifdef GAIT_SANDBOX_SCRIPT
         if (app->script) {
             gait_script_frame(app->script, dt, &steps);
             script_check(app);
         } else
-#endif
         {
             gait_world_update(app->world, dt, &steps);
         }
@@ -1071,9 +1051,7 @@ static int run(sb_app *app) {
         lines->origin = app->view.eye;
         if (app->debug) {
             build_debug_lines(app, &info, &pose, num, lines);
-#ifdef GAIT_SANDBOX_DEBUG_DRAW
             gait_world_draw_debug(app->world);
-#endif
         }
 
         sb_renderer_sync_scene(app->renderer, &app->scene, gait_world_collider_const(app->world));
@@ -1081,11 +1059,9 @@ static int run(sb_app *app) {
         sb_renderer_set_wireframe(app->renderer, app->scene.level_first, app->debug ? app->scene.level_count : 0);
         sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);
         if (app->opt.hud) draw_hud(app, &info, app->runtime_ms);
-#ifdef GAIT_SANDBOX_SCRIPT
         sb_renderer_profile_mark(app->renderer, -1);
         panel_frame(app, &info, &act);
         sb_renderer_profile_mark(app->renderer, SB_PASS_PANEL);
-#endif
 
         app->frame++;
         bool last_frame = (app->opt.frames > 0 && app->frame >= app->opt.frames) || act.quit ||
@@ -1123,11 +1099,7 @@ static int run(sb_app *app) {
                    app->runtime_ms, app->cpu_ms, info.camera_yaw, info.yaw, hypot(info.velocity.x, info.velocity.z),
                    (unsigned long long)info.steps, app->frame,
                    info.action_name[0] ? info.action_name : "-", gait_anim_state_name(anim.wanted),
-#ifdef GAIT_SANDBOX_SCRIPT
                    app->script ? gait_script_error_count(app->script) : 0u,
-#else
-                   0u,
-#endif
                    !app->error[0] ? "-" : app->error_is_world ? "world" : "script");
             if (app->opt.profile) {
                 static const char *const names[SB_PASS_COUNT] = {"clear", "opaque", "sky", "lines", "water",
@@ -1224,7 +1196,6 @@ static void record_event(sb_app *app, const char *what) {
     fflush(stdout);
 }
 
-#ifdef GAIT_SANDBOX_SCRIPT
 /* The tuning files now in force, copied to RECORD.tuning-N/ beside the replay. */
 static void record_tuning(sb_app *app) {
     static const char *const files[] = {"locomotion", "stamina", "gates", "traversal", "camera", "anim"};
@@ -1248,7 +1219,6 @@ static void record_tuning(sb_app *app) {
     snprintf(what, sizeof what, "tuning %s", realpath(dir, abs_dir) ? abs_dir : dir);
     record_event(app, what);
 }
-#endif
 
 /* --replay: the events due at the next frame (party switches, tuning reloads). */
 static bool replay_events(sb_app *app) {
@@ -1267,7 +1237,6 @@ static bool replay_events(sb_app *app) {
                 fprintf(stderr, "gait-sandbox: --replay: %s: bad party switch \"%s\"\n", key, what);
                 return false;
             }
-#ifdef GAIT_SANDBOX_SCRIPT
         } else if (strncmp(what, "kit ", 4) == 0) {
             if (!app->script || gait_script_set_kit(app->script, app->player, what + 4) != GAIT_OK) {
                 fprintf(stderr, "gait-sandbox: --replay: %s: the kit %s does not load\n", key, what + 4);
@@ -1279,7 +1248,6 @@ static bool replay_events(sb_app *app) {
                         what + 7, app->script ? gait_script_last_error(app->script) : "no Lua layer");
                 return false;
             }
-#endif
         } else {
             fprintf(stderr, "gait-sandbox: --replay: %s: unknown event \"%s\"\n", key, what);
             return false;
@@ -1414,19 +1382,15 @@ static int sb_main(sb_app *app, int argc, char **argv) {
         fprintf(stderr, "gait-sandbox: could not create the world\n");
         goto out;
     }
-#ifdef GAIT_SANDBOX_DEBUG_DRAW
     gait_debug_draw dd = {dbg_line, dbg_point, dbg_text, app->lines};
     gait_world_set_debug_draw(app->world, &dd);
-#endif
     app->t0 = now_s();
     camera_init(app);
     if (!load_world(app, true)) {
         fprintf(stderr, "gait-sandbox: %s\n", app->error);
         goto out;
     }
-#ifdef GAIT_SANDBOX_SCRIPT
     script_start(app);
-#endif
     if (app->opt.record[0] && !record_start(app)) goto out;
     rc = run(app);
     if (rc == 0 && app->shot_failed) rc = 1;
@@ -1443,13 +1407,11 @@ static int sb_main(sb_app *app, int argc, char **argv) {
         fflush(stdout);
     }
 out:
-#ifdef GAIT_SANDBOX_SCRIPT
     sb_tuning_close(app->tuning);
 #ifdef GAIT_SANDBOX_PANEL
     if (app->panel_ready) sb_panel_destroy();
 #endif
     if (app->script) gait_script_destroy(app->script);
-#endif
     sb_scene_free(&app->scene, app->world);
     if (app->world) gait_world_destroy(app->world);
     sb_renderer_destroy(app->renderer);

@@ -23,9 +23,7 @@
 #include <stdio.h>
 
 #include "gait/gait.h"
-#ifdef GAIT_SANDBOX_SCRIPT
 #include "gait/script.h"
-#endif
 
 #define SB_PATH_MAX 1024
 #define SB_MAX_LANDMARKS 2048      /* world-file landmarks and a level's meshes together */
@@ -269,7 +267,6 @@ int sb_hud_wrap(const char *text, float scale, float max_width, int max_lines, c
 
 /* ---- the tuning in force (tuning.c + tuning.lua; with the Lua layer) ---------------------- */
 
-#ifdef GAIT_SANDBOX_SCRIPT
 typedef struct sb_tuning sb_tuning;
 
 /* One number a body moves by, as the panel shows it. */
@@ -300,11 +297,9 @@ int sb_tuning_rows(sb_tuning *t, gait_body_type body, sb_tuning_row *rows, int c
 bool sb_tuning_apply(sb_tuning *t, gait_body_type body, const char *key, double value);
 /* Writes it into its file, keeping the rest of the text; *out_line gets its line. */
 bool sb_tuning_write(sb_tuning *t, const sb_tuning_row *row, double value, int *out_line);
-#endif
 
 /* ---- the tuning panel (panel.cpp: Dear ImGui; built when libimgui-dev is there) ----------- */
 
-#ifdef GAIT_SANDBOX_SCRIPT
 enum { SB_PLOT_SAMPLES = 600 };   /* 10 s at 60 fps */
 
 typedef struct sb_panel_view {
@@ -340,7 +335,6 @@ void sb_panel_destroy(void);
 void sb_panel_draw(const sb_panel_view *v, sb_panel_edit *out);
 bool sb_panel_wants_mouse(void);
 bool sb_panel_wants_keyboard(void);
-#endif
 
 /* The colour the body is drawn in for a state (render.c), for the legend. */
 void sb_state_color(gait_state s, float *rgb);

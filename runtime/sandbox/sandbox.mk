@@ -3,8 +3,7 @@
 # Debian's python3-glad, offline thanks to --reproducible.
 #
 # The sandbox is a host like any engine: it links $(LIB) and includes runtime/include only.
-# It picks up the Lua layer and the runtime's debug draw as they land in the library, by the
-# presence of their sources (so the sandbox builds at every commit of the tree, before and after).
+# The one optional part is the tuning panel (Dear ImGui, when its package is installed).
 
 GLAD ?= /usr/bin/glad
 
@@ -24,27 +23,18 @@ SANDBOX_GLAD_H := $(SANDBOX_GLAD)/include/glad/gl.h
 SANDBOX_GLAD_O := $(BUILD)/obj/sandbox/glad_gl.o
 
 SANDBOX_DEFS :=
-ifneq ($(wildcard runtime/src/script/script.c),)
-SANDBOX_DEFS += -DGAIT_SANDBOX_SCRIPT=1
-endif
-# The runtime's debug-draw callbacks (traversal probes, corridor, latch), once implemented.
-ifneq ($(shell grep -ls '^gait_status gait_world_draw_debug' runtime/src/*/*.c),)
-SANDBOX_DEFS += -DGAIT_SANDBOX_DEBUG_DRAW=1
-endif
 
 # The tuning panel (panel.cpp): Dear ImGui from Debian's libimgui-dev, whose libimgui.a holds
 # the GLFW and OpenGL3 backends too. Compiled as C++ into the sandbox host only; without the
 # package the sandbox builds without the panel (F2 then says so).
 SANDBOX_PANEL_O :=
 SANDBOX_PANEL_LIBS :=
-ifneq ($(wildcard runtime/src/script/script.c),)
 ifeq ($(shell pkg-config --exists imgui && echo yes),yes)
 SANDBOX_DEFS += -DGAIT_SANDBOX_PANEL=1
 SANDBOX_PANEL_O := $(BUILD)/obj/sandbox/panel.o
 SANDBOX_PANEL_LIBS := $(shell pkg-config --libs imgui) -lstdc++
 else
 $(warning sandbox: libimgui-dev is missing: the sandbox is built without its tuning panel (make deps))
-endif
 endif
 CXX ?= g++
 

@@ -3,7 +3,6 @@
  * called from C for the panel, the reload report and the write-back. */
 #include "sandbox.h"
 
-#ifdef GAIT_SANDBOX_SCRIPT
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdlib.h>
@@ -194,4 +193,3 @@ bool sb_tuning_write(sb_tuning *t, const sb_tuning_row *row, double value, int *
     if (!call(t, "write", 4, 2)) return false;
     return ok_or_message(t, out_line);
 }
-#endif
