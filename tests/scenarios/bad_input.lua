@@ -139,6 +139,16 @@ test("gate hooks veto and redirect; no hook runs no Lua", function()
   expect_true(ch:state() ~= "glide", "and the controller went on (" .. ch:state() .. ")")
 end)
 
+test("a bad value in a body type's entry is reported at its own line, not at the entry before it", function()
+  local path = tmp_lua("return {\n  provisional = {\n    run_speed = 5.6,\n    jump_height = 1.2,\n  },\n" ..
+    "  medium_female = {\n    jump_height = 1.2,\n    run_speed = 500,\n  },\n}\n")
+  local ok, err = gait.tuning.load{locomotion = path}
+  expect_eq(ok, nil, "run_speed = 500 refused")
+  expect_true(tostring(err):find(path .. ":8: medium_female.run_speed", 1, true) ~= nil,
+    "names line 8 (medium_female's run_speed, not provisional's at 3): " .. tostring(err))
+  os.remove(path)
+end)
+
 test("a tuning value of NaN or the wrong type is refused; nothing applied", function()
   local w = world()
   local before = w:locomotion("medium_male").walk_speed

@@ -53,45 +53,59 @@ static const field *find_field(const char *name, int group) {
     return NULL;
 }
 
-/* The first line of the file holding `key =` (1-based), 0 when not found. The file is read as
- * content is (gait/file.h): a FIFO put in its place never blocks. */
-static int find_line(const char *path, const char *key) {
+/* Whether line holds `key =` (a whole name, not `==`). */
+static bool line_sets(const char *line, const char *key, size_t kn) {
+    for (const char *p = strstr(line, key); p; p = strstr(p + 1, key)) {
+        bool start = p == line || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                    p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9'));
+        const char *q = p + kn;
+        while (*q == ' ' || *q == '\t') q++;
+        if (start && *q == '=' && q[1] != '=') return true;
+    }
+    return false;
+}
+
+/* The line of the file holding `key =` (1-based), 0 when not found: the first one after the line
+ * that opens `block =` when block is given and found there (an entry's key is reported in its own
+ * entry, not in the one before it that sets the same name), else the first in the file. The file
+ * is read as content is (gait/file.h): a FIFO put in its place never blocks. */
+static int find_line(const char *path, const char *block, const char *key) {
     if (!path || !path[0]) return 0;
     void *data = NULL;
     size_t size = 0;
     if (gait_file_read(path, GAIT__SOURCE_MAX, NULL, &data, &size, NULL, 0) != GAIT_OK) return 0;
-    int no = 0, found = 0;
-    size_t kn = strlen(key);
+    int no = 0, first = 0, in_block = 0, block_line = 0;
+    size_t kn = strlen(key), bn = block ? strlen(block) : 0;
     char *text = (char *)data;
-    for (char *line = text; !found && line && *line;) {
+    for (char *line = text; !in_block && line && *line;) {
         char *end = strchr(line, '\n');
         if (end) *end = 0;
         no++;
-        for (char *p = strstr(line, key); p; p = strstr(p + 1, key)) {
-            bool start = p == line || !((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_' ||
-                                        (p[-1] >= '0' && p[-1] <= '9'));
-            const char *q = p + kn;
-            while (*q == ' ' || *q == '\t') q++;
-            if (start && *q == '=' && q[1] != '=') {
-                found = no;
-                break;
-            }
+        if (bn && !block_line && line_sets(line, block, bn)) block_line = no;
+        else if (line_sets(line, key, kn)) {
+            if (!first) first = no;
+            if (block_line) in_block = no;
         }
         line = end ? end + 1 : NULL;
     }
     gait_file_free(data, size, NULL);
-    return found;
+    return in_block ? in_block : first;
 }
 
-/* "file:line: " (or "file: " when the line is unknown, or "" without a file) */
-static void where(char *out, size_t cap, const char *path, const char *key) {
+/* "file:line: " (or "file: " when the line is unknown, or "" without a file); key looked for in
+ * block's entry first (block NULL: anywhere) */
+static void where_in(char *out, size_t cap, const char *path, const char *block, const char *key) {
     if (!path || !path[0]) {
         out[0] = 0;
         return;
     }
-    int line = find_line(path, key);
+    int line = find_line(path, block, key);
     if (line > 0) snprintf(out, cap, "%s:%d: ", path, line);
     else snprintf(out, cap, "%s: ", path);
+}
+
+static void where(char *out, size_t cap, const char *path, const char *key) {
+    where_in(out, cap, path, NULL, key);
 }
 
 /* Reads the table at idx into *out: only keys of `group` (-1: any group; "costs" a subtable).
@@ -125,7 +139,7 @@ static bool read_fields(lua_State *L, int idx, int group, gait_locomotion *out, 
             continue;
         }
         const field *f = find_field(key, group);
-        where(at, sizeof at, path, key);
+        where_in(at, sizeof at, path, prefix, key); /* the key in its own entry */
         if (!f) {
             const field *other = find_field(key, -1);
             if (other)
