@@ -39,15 +39,17 @@ end
 -- Fills an existing world (terrain, water, landmarks, gadgets) and spawns the player in it.
 function M.load_into(w, path)
   local data, dir = M.read(path)
+  local level_start -- the level's first player start, where no spawn is given
   -- A level file (glTF, OBJ, FBX, ...) through the host's importer, first, as the sandbox adds
   -- it (landmark order decides ties between equal hits).
   if data.level ~= nil then
     if not w.load_level then
       error(path .. ": level needs a host that imports level files (gait run, gait replay, the sandbox)", 0)
     end
-    local n, err = w:load_level(beside(path, dir, data.level, "level"), data.level_scale or 1,
+    local n, starts = w:load_level(beside(path, dir, data.level, "level"), data.level_scale or 1,
       data.level_up or "y")
-    if not n then error(path .. ": level: " .. tostring(err), 0) end
+    if not n then error(path .. ": level: " .. tostring(starts), 0) end
+    level_start = starts and starts[1]
   end
   local t = data.terrain
   if t then
@@ -84,7 +86,7 @@ function M.load_into(w, path)
         tostring(ok and err or index)), 0)
     end
   end
-  local spawn = data.spawn or {}
+  local spawn = data.spawn or level_start or {}
   local player, err = w:spawn{position = spawn.position or {0, 0, 0}, yaw = spawn.yaw or 0}
   if not player then error(path .. ": spawn: " .. tostring(err), 0) end
   return player, data

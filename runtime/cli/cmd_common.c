@@ -61,7 +61,9 @@ int gait_cli_find_root(const char *opt_root, char *out, size_t cap) {
     return -1;
 }
 
-/* world:load_level(path[, scale = 1[, up_axis = "y"]]) -> landmarks added | nil, message.
+/* world:load_level(path[, scale = 1[, up_axis = "y"]]) -> landmarks added, starts | nil, message.
+ * starts: the file's player starts (nodes with no mesh named like one: level.h), a list of
+ * {name =, position = {x, y, z}, yaw =}, empty when it has none.
  * A host binding (assimp lives in the hosts, not the library): every mesh instance of the file
  * becomes a landmark in world coordinates; on failure nothing stays added. The import runs in a
  * child process (level.c): an importer that crashes or hangs is an error naming the file. A
@@ -86,7 +88,12 @@ static int l_world_load_level(lua_State *L) {
     enum { MAX_MESHES = 4096 };
     gait_landmark_id *ids = (gait_landmark_id *)lua_newuserdata(L, MAX_MESHES * sizeof *ids);
     gait_collider *c = gait_world_collider(w);
-    int n = gait_level_load(c, path, scale, up[0], ids, MAX_MESHES, err, sizeof err);
+    enum { MAX_STARTS = 64 };
+    gait_level_start starts[MAX_STARTS];
+    int nstarts = 0;
+    gait_level_limits lim = gait_level_default_limits();
+    int n = gait_level_load_starts(c, path, scale, up[0], ids, MAX_MESHES, &lim, starts, MAX_STARTS,
+                                   &nstarts, err, sizeof err);
     if (n < 0) {
         lua_pushnil(L);
         lua_pushstring(L, err);
@@ -108,7 +115,24 @@ static int l_world_load_level(lua_State *L) {
         return 2;
     }
     lua_pushinteger(L, n);
-    return 1;
+    lua_createtable(L, nstarts < MAX_STARTS ? nstarts : MAX_STARTS, 0);
+    for (int i = 0; i < nstarts && i < MAX_STARTS; i++) {
+        lua_createtable(L, 0, 3);
+        lua_pushstring(L, starts[i].name);
+        lua_setfield(L, -2, "name");
+        lua_createtable(L, 3, 0);
+        lua_pushnumber(L, starts[i].position.x);
+        lua_rawseti(L, -2, 1);
+        lua_pushnumber(L, starts[i].position.y);
+        lua_rawseti(L, -2, 2);
+        lua_pushnumber(L, starts[i].position.z);
+        lua_rawseti(L, -2, 3);
+        lua_setfield(L, -2, "position");
+        lua_pushnumber(L, starts[i].yaw);
+        lua_setfield(L, -2, "yaw");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 2;
 }
 
 gait_script *gait_cli_script(const char *root, int64_t file_budget) {

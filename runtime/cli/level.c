@@ -64,13 +64,29 @@ gait_level_limits gait_level_default_limits(void) {
 
 /* ---- the records -------------------------------------------------------------------------- */
 
-enum { REC_MESH = 'M', REC_ERROR = 'E', REC_DONE = 'D' };
+enum { REC_MESH = 'M', REC_START = 'S', REC_ERROR = 'E', REC_DONE = 'D' };
 
 typedef struct mesh_record {
     char name[MESH_NAME_MAX];
     double centre[3];
     uint32_t vertex_count, triangle_count;
 } mesh_record;
+
+typedef struct start_record {
+    char name[GAIT_LEVEL_NAME_MAX];
+    double position[3], yaw;
+} start_record;
+
+bool gait_level_is_start_name(const char *name) {
+    if (!name) return false;
+    char low[GAIT_LEVEL_NAME_MAX];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+    low[i] = '\0';
+    return strstr(low, "spawn") || strstr(low, "player_start") || strstr(low, "playerstart") ||
+           strncmp(low, "start", 5) == 0;
+}
 
 /* ---- the child ---------------------------------------------------------------------------- */
 
@@ -260,10 +276,35 @@ static void send_mesh(child_ctx *x, const struct aiMesh *m, const struct aiMatri
     free(idx);
 }
 
+/* A node with no mesh named like a player start (an "empty" in the authoring tool): where its
+ * origin lands, and the yaw its +z axis faces on the ground plane (0 when it points up or down). */
+static void send_start(child_ctx *x, const struct aiMatrix4x4 *w, const char *name) {
+    const float *M = &w->a1;
+    start_record rec;
+    memset(&rec, 0, sizeof rec);
+    snprintf(rec.name, sizeof rec.name, "%.63s", name);
+    double q[3], f[3];
+    for (int r = 0; r < 3; r++) {
+        q[r] = (double)M[r * 4 + 3] * x->scale;
+        f[r] = (double)M[r * 4 + 2];
+    }
+    if (x->zup) {
+        double y = q[1];
+        q[1] = q[2], q[2] = -y;
+        y = f[1];
+        f[1] = f[2], f[2] = -y;
+    }
+    memcpy(rec.position, q, sizeof q);
+    rec.yaw = hypot(f[0], f[2]) > 1e-6 ? atan2(f[0], f[2]) : 0;
+    char type = REC_START;
+    if (!write_all(x->fd, &type, 1) || !write_all(x->fd, &rec, sizeof rec)) _exit(1);
+}
+
 static void walk_node(child_ctx *x, const struct aiNode *node, const struct aiMatrix4x4 *parent,
                       int depth) {
     if (depth > 256) child_fail(x, "%s: node tree deeper than 256", x->path);
     struct aiMatrix4x4 w = mat_mul(parent, &node->mTransformation);
+    if (node->mNumMeshes == 0 && gait_level_is_start_name(node->mName.data)) send_start(x, &w, node->mName.data);
     for (unsigned i = 0; i < node->mNumMeshes; i++) {
         if (node->mMeshes[i] >= x->scene->mNumMeshes) continue;
         send_mesh(x, x->scene->mMeshes[node->mMeshes[i]], &w, node->mName.data);
@@ -353,14 +394,26 @@ static void child_end(pid_t pid, bool kill_it, char *why, size_t cap) {
 int gait_level_load(gait_collider *c, const char *path, double scale, int up_axis,
                     gait_landmark_id *out_ids, int cap, char *err, size_t errcap) {
     gait_level_limits lim = gait_level_default_limits();
-    return gait_level_load_limited(c, path, scale, up_axis, out_ids, cap, &lim, err, errcap);
+    return gait_level_load_starts(c, path, scale, up_axis, out_ids, cap, &lim, NULL, 0, NULL, err,
+                                  errcap);
 }
 
 int gait_level_load_limited(gait_collider *c, const char *path, double scale, int up_axis,
                             gait_landmark_id *out_ids, int cap, const gait_level_limits *limits,
                             char *err, size_t errcap) {
+    return gait_level_load_starts(c, path, scale, up_axis, out_ids, cap, limits, NULL, 0, NULL,
+                                  err, errcap);
+}
+
+int gait_level_load_starts(gait_collider *c, const char *path, double scale, int up_axis,
+                           gait_landmark_id *out_ids, int cap, const gait_level_limits *limits,
+                           gait_level_start *starts, int start_cap, int *start_count, char *err,
+                           size_t errcap) {
+    if (start_count) *start_count = 0;
     if (!c || !path || !out_ids || cap < 1)
         return level_err(err, errcap, "level: collider, path and a non-empty ids array are required");
+    if (start_cap < 0 || (start_cap > 0 && !starts))
+        return level_err(err, errcap, "level: a start count of %d needs a starts array", start_cap);
     gait_level_limits lim = limits ? *limits : gait_level_default_limits();
     if (!(lim.seconds > 0 && lim.seconds <= 3600) || lim.max_triangles < 1)
         return level_err(err, errcap, "%s: limits out of range (seconds in (0, 3600], triangles >= 1)", path);
@@ -405,7 +458,7 @@ int gait_level_load_limited(gait_collider *c, const char *path, double scale, in
         r.deadline.tv_nsec -= 1000000000L;
     }
 
-    int n = 0, rc = -1, triangles = 0;
+    int n = 0, rc = -1, triangles = 0, nstarts = 0;
     bool done = false, child_reaped = false;
     float *pos = NULL;
     uint32_t *idx = NULL;
@@ -430,6 +483,22 @@ int gait_level_load_limited(gait_collider *c, const char *path, double scale, in
             child_end(pid, false, why, sizeof why);
             child_reaped = true;
             goto out;
+        }
+        if (type == REC_START) {
+            start_record sr;
+            if (read_exact(&r, &sr, sizeof sr) <= 0) break;
+            sr.name[sizeof sr.name - 1] = 0;
+            bool finite = isfinite(sr.position[0]) && isfinite(sr.position[1]) &&
+                          isfinite(sr.position[2]) && isfinite(sr.yaw) && fabs(sr.yaw) <= 4;
+            if (!finite) continue; /* a start nobody could stand at: left out, never the host's NaN */
+            if (nstarts < start_cap) {
+                gait_level_start *st = &starts[nstarts];
+                memcpy(st->name, sr.name, sizeof st->name);
+                st->position = (gait_vec3){sr.position[0], sr.position[1], sr.position[2]};
+                st->yaw = sr.yaw;
+            }
+            nstarts++;
+            continue;
         }
         if (type != REC_MESH) {
             level_err(err, errcap, "%s: the importer sent a record of unknown type", path);
@@ -480,6 +549,7 @@ int gait_level_load_limited(gait_collider *c, const char *path, double scale, in
         child_reaped = true;
         if (n == 0) level_err(err, errcap, "%s: no triangles in the file", path);
         else rc = n;
+        if (rc >= 0 && start_count) *start_count = nstarts;
         goto out;
     }
     if (r.timed_out) {

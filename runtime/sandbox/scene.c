@@ -480,16 +480,6 @@ static void capture_clear(gait_collider *c_remove) {
     capture.failed = false;
 }
 
-/* A node (mesh) named like a player start: "spawn", "player_start", "PlayerStart", "start". */
-static bool spawn_like(const char *name) {
-    char low[64];
-    size_t i = 0;
-    for (; name[i] && i + 1 < sizeof low; i++) low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
-    low[i] = '\0';
-    return strstr(low, "spawn") || strstr(low, "player_start") || strstr(low, "playerstart") ||
-           strncmp(low, "start", 5) == 0;
-}
-
 bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char *level_path,
                    char *err, size_t cap) {
     err[0] = '\0';
@@ -534,13 +524,17 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char 
     gait_collider *c = gait_world_collider(world);
     /* The level first: gait_level_load adds nothing when it fails, so a broken level changes
      * nothing (the last good world keeps running). */
+    gait_level_start level_start; /* the level's first player start (a node with no mesh) */
+    int level_starts = 0;
     if (p->level[0]) {
         int room = SB_MAX_LANDMARKS - p->landmark_count;
         gait_landmark_id *ids = malloc(sizeof *ids * (size_t)(room > 0 ? room : 1));
         char lerr[1200];
         capture_clear(NULL);
         capture.on = true;
-        int n = ids && room > 0 ? gait_level_load(c, p->level, p->level_scale, p->level_up, ids, room, lerr, sizeof lerr)
+        gait_level_limits lim = gait_level_default_limits();
+        int n = ids && room > 0 ? gait_level_load_starts(c, p->level, p->level_scale, p->level_up, ids, room, &lim,
+                                                         &level_start, 1, &level_starts, lerr, sizeof lerr)
                                 : (snprintf(lerr, sizeof lerr, "%.900s: no room for more landmarks", p->level), -1);
         capture.on = false;
         free(ids);
@@ -631,18 +625,25 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char 
         s->landmarks[s->landmark_count++] = id;
     }
 
-    /* The level's meshes: drawn as they are in the collider. A mesh named like a player start
-     * marks where the body starts: on top of it (it stays in the collider, as every host that
+    /* The level's meshes: drawn as they are in the collider. The body starts at the file's
+     * first player start (an empty node named like one), else on top of a mesh named like one (it stays in the collider, as every host that
      * imports the file has it). */
     s->level_first = s->landmark_count;
     s->level_count = s->level_triangles = 0;
     s->level_min = (gait_vec3){INFINITY, INFINITY, INFINITY};
     s->level_max = (gait_vec3){-INFINITY, -INFINITY, -INFINITY};
     bool start_found = false;
+    if (level_starts > 0 && !p->has_spawn) {
+        /* a start the file marks with an empty node: the body is stood on what is below it */
+        s->spawn = level_start.position;
+        s->spawn_yaw = level_start.yaw;
+        s->spawn_from_level = start_found = true;
+        snprintf(s->spawn_source, sizeof s->spawn_source, "the level's start node %.60s", level_start.name);
+    }
     for (int i = 0; i < capture.n; i++) {
         gait_landmark_info info;
         if (gait_collider_landmark_info(c, capture.ids[i], &info) != GAIT_OK) continue;
-        if (spawn_like(capture.items[i].name) && !start_found && !p->has_spawn) {
+        if (gait_level_is_start_name(capture.items[i].name) && !start_found && !p->has_spawn) {
             s->spawn = (gait_vec3){(info.bounds_min.x + info.bounds_max.x) / 2, info.bounds_max.y,
                                    (info.bounds_min.z + info.bounds_max.z) / 2};
             s->spawn_yaw = 0;

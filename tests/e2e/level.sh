@@ -3,7 +3,8 @@
 #
 #   sh tests/e2e/level.sh BUILD_DIR
 #
-# Writes a glTF (with a node named PlayerStart) and an OBJ (none) of the same level: a 40 m
+# Writes a glTF (with a mesh named PlayerStart), a glTF whose start is an empty node (no mesh,
+# placed and turned) and an OBJ (no start) of the same level: a 40 m
 # floor at y = 0 with a 4 m wall across it, its face at z = 6. For each: the sandbox loads it
 # (the `level` line: meshes, triangles), starts the body on the start node (glTF) or above the
 # level's centre (OBJ) standing on the floor, and W held walks it into the wall: it stops at
@@ -52,6 +53,12 @@ doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": list(range(
        "nodes": nodes, "meshes": gmeshes, "accessors": accessors, "bufferViews": views,
        "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}]}
 with open(out + "/level.gltf", "w") as f: json.dump(doc, f)
+# The same floor and wall with the start as an empty node (no mesh), as authoring tools export
+# one: at x = 4, z = -2, 0.5 m up, turned 90 deg about y (its +z axis facing +x).
+doc["scenes"] = [{"nodes": [0, 1, 3]}]
+doc["nodes"] = nodes[:2] + [nodes[2], {"name": "PlayerStart.001", "translation": [4, 0.5, -2],
+                                       "rotation": [0, 0.7071067811865476, 0, 0.7071067811865476]}]
+with open(out + "/level_empty.gltf", "w") as f: json.dump(doc, f)
 EOF2
 
 printf '0.6 key w down\n4.0 quit\n' >"$TMP/walk"
@@ -78,6 +85,17 @@ walks_into_wall() { # name, expected start x,z
 
 run gltf --level "$TMP/level.gltf"
 walks_into_wall gltf "0,-3"
+run empty --level "$TMP/level_empty.gltf"
+first=$(grep '^status ' "$TMP/empty.log" | head -n 1)
+p=$(field "$first" pos)
+awk -v p="$p" 'BEGIN { split(p, a, ","); exit !(a[1] > 3.7 && a[1] < 4.3 && a[3] > -2.3 && a[3] < -1.7 && a[2] > -0.05 && a[2] < 0.05) }'
+check "empty-node-start-stood-on-the-floor" $? "(first pos $p, wanted 4,0,-2: 0.5 m above the floor, stood on it)"
+yaw=$(field "$first" yaw)
+awk -v y="$yaw" 'BEGIN { exit !(y > 1.5 && y < 1.65) }'
+check "empty-start-node-faces-its-way" $? "(yaw $yaw, wanted about 1.571: the node's +z turned to +x)"
+maxx=$(grep '^status ' "$TMP/empty.log" | while read -r l; do field "$l" pos | cut -d, -f1; done | sort -g | tail -n 1)
+awk -v x="$maxx" 'BEGIN { exit !(x > 8) }' && [ -n "$maxx" ]
+check "empty-start-walks-the-way-it-faces" $? "(furthest x $maxx: W held walks along +x, the camera behind)"
 run obj --level "$TMP/level.obj"
 walks_into_wall obj "0,0"
 
@@ -106,6 +124,22 @@ EOF2
 "$BUILD/gait" --root "$REPO" run "$TMP/run.lua" >"$TMP/gaitrun.log" 2>&1
 grep -q 'landmarks	2' "$TMP/gaitrun.log"
 check "gait-run-reads-level-key" $? "($(grep landmarks "$TMP/gaitrun.log" || tail -n 2 "$TMP/gaitrun.log"))"
+
+# gait run with a world file whose level marks a start (an empty node) and no spawn: the player
+# starts there, as the sandbox starts it
+cat >"$TMP/world_start.lua" <<'EOF2'
+return { name = "start test", level = "level_empty.gltf", sea_level = -5 }
+EOF2
+cat >"$TMP/run_start.lua" <<EOF2
+local worldfile = require("gait.worldfile")
+local w, player = worldfile.load("$TMP/world_start.lua")
+local x, y, z = player:position()
+print(string.format("player %.2f %.2f %.2f yaw %.3f", x, y, z, player:yaw()))
+return {world = w, steps = 1, fps = 60, trace = {player}}
+EOF2
+"$BUILD/gait" --root "$REPO" run "$TMP/run_start.lua" >"$TMP/gaitrun_start.log" 2>&1
+grep -q 'player 4.00 0.00 -2.00 yaw 1.571' "$TMP/gaitrun_start.log"
+check "gait-run-starts-at-the-level-start" $? "($(grep player "$TMP/gaitrun_start.log" || tail -n 2 "$TMP/gaitrun_start.log"))"
 
 # A level that is not a level: an error naming the file, exit 1, no window left open.
 printf 'this is not a mesh\n' >"$TMP/broken.obj"

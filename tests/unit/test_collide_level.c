@@ -171,3 +171,74 @@ TEST(collide_level_files_that_are_not_files) {
     rmdir(dir);
     gait_collider_destroy(c);
 }
+
+/* Player starts: nodes with no mesh named like one, through their parents' transforms, then the
+ * scale, then the z-up turn; their yaw from where their +z axis faces. A glTF of one triangle
+ * (its buffer in a .bin beside it), a start turned 90 deg about the file's y, a start under a
+ * moved parent, an empty that is not a start, and a start whose place is not finite. */
+TEST(collide_level_player_starts) {
+    char path[256], bin[256], err[256] = "";
+    snprintf(path, sizeof path, "/tmp/gait_level_starts_%d.gltf", (int)getpid());
+    snprintf(bin, sizeof bin, "/tmp/gait_level_starts_%d.bin", (int)getpid());
+    const float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    FILE *f = fopen(bin, "wb");
+    fwrite(tri, sizeof tri, 1, f);
+    fclose(f);
+    char doc[2048];
+    snprintf(doc, sizeof doc,
+             "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0,"
+             " \"scenes\": [{\"nodes\": [0, 1, 2, 4, 5]}],"
+             " \"nodes\": ["
+             "  {\"name\": \"floor\", \"mesh\": 0},"
+             "  {\"name\": \"SpawnPoint\", \"translation\": [2, 4, 6],"
+             "   \"rotation\": [0, 0.7071067811865476, 0, 0.7071067811865476]},"
+             "  {\"name\": \"group\", \"translation\": [10, 0, 0], \"children\": [3]},"
+             "  {\"name\": \"start_b\", \"translation\": [1, 0, 0]},"
+             "  {\"name\": \"lamp\", \"translation\": [5, 5, 5]},"
+             "  {\"name\": \"PlayerStart_far\", \"translation\": [1e39, 0, 0]}],"
+             " \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 0}}]}],"
+             " \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3,"
+             "  \"type\": \"VEC3\", \"min\": [0, 0, 0], \"max\": [1, 1, 0]}],"
+             " \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 36}],"
+             " \"buffers\": [{\"byteLength\": 36, \"uri\": \"%s\"}]}",
+             strrchr(bin, '/') + 1);
+    write_file(path, doc);
+    gait_collider *c = make_collider(NULL);
+    gait_landmark_id ids[4];
+    gait_level_start st[4];
+    int count = -1;
+    gait_level_limits lim = gait_level_default_limits();
+    int n = gait_level_load_starts(c, path, 0.5, 'z', ids, 4, &lim, st, 4, &count, err, sizeof err);
+    CHECK_MSG(n == 1, "n = %d: %s", n, err);
+    CHECK_EQ_INT(count, 2); /* SpawnPoint and start_b; not lamp; not the one at 1e39 m (inf) */
+    if (count == 2) {
+        CHECK(strcmp(st[0].name, "SpawnPoint") == 0);
+        /* (2, 4, 6) * 0.5 = (1, 2, 3); z up -> y up: (1, 3, -2) */
+        CHECK_NEAR(st[0].position.x, 1, 1e-6);
+        CHECK_NEAR(st[0].position.y, 3, 1e-6);
+        CHECK_NEAR(st[0].position.z, -2, 1e-6);
+        CHECK_NEAR(st[0].yaw, M_PI / 2, 1e-6); /* +z turned to +x, which the z-up turn keeps */
+        CHECK(strcmp(st[1].name, "start_b") == 0);
+        CHECK_NEAR(st[1].position.x, 5.5, 1e-6); /* (10 + 1) * 0.5 */
+        CHECK_NEAR(st[1].position.y, 0, 1e-6);
+        CHECK_NEAR(st[1].yaw, 0, 1e-6); /* +z points up after the turn: no heading, 0 */
+    }
+    /* room for one: the first in node order, and the count of all */
+    for (int i = 0; i < n; i++) gait_collider_remove_landmark(c, ids[i]);
+    n = gait_level_load_starts(c, path, 0.5, 'z', ids, 4, &lim, st, 1, &count, err, sizeof err);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(count, 2);
+    CHECK(strcmp(st[0].name, "SpawnPoint") == 0);
+    for (int i = 0; i < n; i++) gait_collider_remove_landmark(c, ids[i]);
+    /* a start count with no array is refused, nothing added */
+    n = gait_level_load_starts(c, path, 1, 'y', ids, 4, &lim, NULL, 2, &count, err, sizeof err);
+    CHECK_EQ_INT(n, -1);
+    CHECK_EQ_INT(count, 0);
+    CHECK_EQ_INT(gait_collider_landmark_count(c), 0);
+    CHECK(gait_level_is_start_name("PlayerStart.001") && gait_level_is_start_name("SPAWN_2") &&
+          gait_level_is_start_name("start") && !gait_level_is_start_name("restart_lamp") &&
+          !gait_level_is_start_name(NULL));
+    remove(path);
+    remove(bin);
+    gait_collider_destroy(c);
+}
