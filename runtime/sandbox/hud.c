@@ -4,16 +4,7 @@
 
 #include <string.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wshadow"
-#endif
 #include <stb_easy_font.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 /* stb_easy_font writes 4 vertices of 16 bytes (x, y, z floats and 4 colour bytes) per quad. */
 typedef struct easy_vertex {
