@@ -13,28 +13,14 @@
 #   report it (the error names what happened), go on printing status lines, and keep the body on
 #   the last good ground. Nothing may be written outside the build folder. One line per check,
 #   then "N passed, N failed". Skips (0 passed, 0 failed) only without xvfb-run.
-BUILD=${1:-build}
-case "$BUILD" in /*) ;; *) BUILD="$(pwd)/$BUILD" ;; esac
-SANDBOX="$BUILD/gait-sandbox"
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
+NAME=hostile-e2e
+. "$(dirname "$0")/common.inc"
 PWNED=/tmp/gait_hostile_pwned
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "skip: xvfb-run is not installed"; echo "0 passed, 0 failed"; exit 0
-fi
-pass=0
-fail=0
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
 if [ ! -x "$SANDBOX" ]; then
     check "sandbox-built" 1 "($SANDBOX missing)"; echo "$pass passed, $fail failed"; exit 1
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-hostile-e2e.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"; rm -f "$PWNED"' EXIT INT TERM
 rm -f "$PWNED"
-mkdir -p "$TMP/root"
-cp -R "$REPO/lua" "$REPO/scripts" "$REPO/shaders" "$TMP/root/"
 ROOT="$TMP/root"
 WORLDS="$ROOT/scripts/worlds"
 cp "$REPO/tests/hostile/scripts/hang_kit_on_presses.lua" "$ROOT/scripts/kits/hostile.lua"
@@ -94,14 +80,7 @@ kill $pid; wait $pid 2>/dev/null
 exit 0
 EOF2
 timeout 120 xvfb-run -a -s '-screen 0 1280x720x24' sh "$TMP/drive.sh" "$SANDBOX" "$ROOT" "$TMP" >"$TMP/xvfb.out" 2>&1
-LOG="$TMP/log"
-mark() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/marks"; }
-seg() { sed -n "$(( $(mark "$1") + 1 )),$(mark "$2")p" "$LOG"; }
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-if ! grep -q '^status ' "$LOG" 2>/dev/null; then
-    check "sandbox-ran" 1 "($(tail -n 5 "$TMP/err" "$TMP/xvfb.out" 2>/dev/null | tr '\n' ' '))"
-    echo "$pass passed, $fail failed"; exit 1
-fi
+require_sandbox_ran
 
 # the kit: its endless on_presses stopped by the budget, named by file and line, once
 err=$(grep '^script_error' "$LOG" | grep 'hostile' | head -n 1)

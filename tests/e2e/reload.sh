@@ -48,14 +48,7 @@ kill $pid; wait $pid 2>/dev/null
 exit 0
 EOF2
 timeout 60 xvfb-run -a -s '-screen 0 1280x720x24' sh "$TMP/drive.sh" "$SANDBOX" "$TMP/root" "$TMP" >"$TMP/xvfb.out" 2>&1
-LOG="$TMP/log"
-mark() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/marks"; }
-seg() { sed -n "$(( $(mark "$1") + 1 )),$(mark "$2")p" "$LOG"; }
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
-if ! grep -q '^status ' "$LOG" 2>/dev/null; then
-    check "sandbox-ran" 1 "($(tail -n 5 "$TMP/err" "$TMP/xvfb.out" 2>/dev/null | tr '\n' ' '))"
-    echo "$pass passed, $fail failed"; exit 1
-fi
+require_sandbox_ran
 
 s=$(seg break fix)
 err=$(echo "$s" | grep '^script_error' | head -n 1)
