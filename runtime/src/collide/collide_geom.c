@@ -143,14 +143,11 @@ static bool inside_tri(gait_vec3 x, const gait__tri *t) {
     return true;
 }
 
-/* The triangle's edges as in-plane separating axes: m[i] the unit outward normal of edge i in
- * the triangle's plane, o[i] = dot(m[i], v[i]). Every point of the triangle has dot(m[i], x) <=
- * o[i]; a point with dot(m[i], x) - o[i] = s > 0 lies at least s from it (and, as m[i] is
- * perpendicular to the normal, at least sqrt(s^2 + h^2) when h off its plane). */
-typedef struct edge_planes {
-    gait_vec3 m[3];
-    double o[3];
-} edge_planes;
+/* The triangle's edges as in-plane separating axes (gait__edge_memo): every point of the
+ * triangle has dot(m[i], x) <= o[i]; a point with dot(m[i], x) - o[i] = s > 0 lies at least s
+ * from it (and, as m[i] is perpendicular to the normal, at least sqrt(s^2 + h^2) when h off its
+ * plane). */
+typedef gait__edge_memo edge_planes;
 
 static inline void edge_planes_of(const gait__tri *t, edge_planes *ep) {
     for (int i = 0; i < 3; i++) {
@@ -158,6 +155,20 @@ static inline void edge_planes_of(const gait__tri *t, edge_planes *ep) {
         ep->m[i] = v3_scale(v3_cross(e, t->n), 1.0 / sqrt(v3_dot(e, e)));
         ep->o[i] = v3_dot(ep->m[i], v);
     }
+}
+
+/* The edge planes from the memo (worked out into it the first time), else into *local. */
+static inline const edge_planes *edge_planes_get(const gait__tri *t, gait__edge_memo *memo,
+                                                 edge_planes *local) {
+    if (!memo) {
+        edge_planes_of(t, local);
+        return local;
+    }
+    if (!memo->ready) {
+        edge_planes_of(t, memo);
+        memo->ready = true;
+    }
+    return memo;
 }
 
 /* Whether the segment p-q stays beyond one edge's line by more than r (+ the gap) over a move
@@ -316,11 +327,13 @@ static bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri
 }
 
 bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
-                       gait__tri_contact *out, bool prune) {
+                       gait__tri_contact *out, bool prune, gait__edge_memo *memo) {
     gait_vec3 a = t->v[0];
     double dp = v3_dot(v3_sub(p, a), t->n), dq = v3_dot(v3_sub(q, a), t->n);
     if ((dp >= r && dq >= r) || (dp <= -r && dq <= -r)) return false;
-    return capsule_tri_near(p, q, r, t, dp, dq, NULL, out, prune);
+    edge_planes local;
+    return capsule_tri_near(p, q, r, t, dp, dq, prune ? edge_planes_get(t, memo, &local) : NULL,
+                            out, prune);
 }
 
 /* ---- sweeps --------------------------------------------------------------------------- */
@@ -445,17 +458,18 @@ static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, 
 }
 
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out, bool prune, double t_bound) {
+                     gait__tri_hit *out, bool prune, double t_bound, gait__edge_memo *memo) {
     gait_vec3 a = t->v[0], n = t->n;
     double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
     /* the capsule's signed distance to the plane over the whole motion */
     double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
     if (lo >= r || hi <= -r) return false;
     bool face_first = false;
-    edge_planes ep;
+    edge_planes local;
+    const edge_planes *ep = NULL;
     if (prune) {
-        edge_planes_of(t, &ep);
-        approach ap = plane_approach(p, q, r, d, &ep, dp, dq, dn, t_bound);
+        ep = edge_planes_get(t, memo, &local);
+        approach ap = plane_approach(p, q, r, d, ep, dp, dq, dn, t_bound);
         if (ap.none) return false;
         face_first = ap.face_first;
     }
@@ -469,7 +483,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
      * plane test, then the rest of it) */
     gait__tri_contact c0;
     bool near_plane = !((dp >= r && dq >= r) || (dp <= -r && dq <= -r));
-    if (near_plane && capsule_tri_near(p, q, r, t, dp, dq, prune ? &ep : NULL, &c0, prune)) {
+    if (near_plane && capsule_tri_near(p, q, r, t, dp, dq, ep, &c0, prune)) {
         /* overlapping but leaving, or sliding along it: not in the way */
         if (!moves_into(d, c0.normal)) return false;
         out->t = 0;

@@ -159,6 +159,17 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
  * show they cannot change the answer (collide_geom.c, PRUNE_GAP): the same answer, bit for bit,
  * for less work; the brute-force path runs them all, and the tests compare the two. */
 
+/* A triangle's edges as in-plane separating axes (the pruning's): m[i] the unit outward normal
+ * of edge i in the triangle's plane, o[i] = dot(m[i], v[i]). A gathered triangle keeps them in
+ * a memo, worked out by the first query that needs them (ready false until then): the same
+ * bits every time, as the triangle's double form is built once per gather. NULL memo: worked
+ * out per test. */
+typedef struct gait__edge_memo {
+    gait_vec3 m[3];
+    double o[3];
+    bool ready;
+} gait__edge_memo;
+
 /* Capsule (segment p-q, radius r) against a triangle: true with a contact when they overlap
  * (depth > 0). The normal points from the triangle to the capsule axis, with the internal
  * edge fix applied. */
@@ -167,7 +178,7 @@ typedef struct gait__tri_contact {
     double depth;
 } gait__tri_contact;
 bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
-                       gait__tri_contact *out, bool prune);
+                       gait__tri_contact *out, bool prune, gait__edge_memo *memo);
 
 /* First time t in [0, 1] at which the capsule p-q (radius r) moved by d touches the triangle.
  * r == 0 with p == q is a ray. *start_solid says it overlapped at t = 0 while moving into
@@ -181,7 +192,7 @@ typedef struct gait__tri_hit {
     bool back;                  /* a ray's: it met the face from behind */
 } gait__tri_hit;
 bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out, bool prune, double t_bound);
+                     gait__tri_hit *out, bool prune, double t_bound, gait__edge_memo *memo);
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out);
 
 /* Edge flag for edge (e0, e1) of a triangle with unit normal n, given the vertex w of the

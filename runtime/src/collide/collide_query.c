@@ -162,10 +162,10 @@ static void sort_contacts(gait_contact_point *a, int n) {
  * triangles; 0 for terrain): an overlap reports the group's other indices with the same
  * contact, lowest first, while they still make the list; a sweep's hit is the group's first
  * (its lowest index), which is what testing every copy would give. */
-static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags) {
+static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags, gait__edge_memo *memo) {
     if (qy->kind == Q_OVERLAP) {
         gait__tri_contact ct;
-        if (!gait__capsule_tri(qy->lp, qy->lq, qy->r, t, &ct, !qy->brute)) return;
+        if (!gait__capsule_tri(qy->lp, qy->lq, qy->r, t, &ct, !qy->brute, memo)) return;
         gait_contact_point cp;
         cp.point = v3_add(qy->origin, ct.point);
         cp.normal = ct.normal;
@@ -186,7 +186,7 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags)
     gait__tri_hit h;
     bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->d, t, &h)
                                  : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h, !qy->brute,
-                                                   qy->found ? qy->best_t : 1.0);
+                                                   qy->found ? qy->best_t : 1.0, memo);
     if (!hit || !better(qy, h.t, qy->lm.index1, tri_index)) return;
     qy->found = true;
     qy->best_t = h.t;
@@ -262,7 +262,7 @@ static void walk_terrain(query *qy) {
             for (int ix = 0; ix < cells_x; ix++)
                 for (int half = 0; half < 2; half++)
                     if (gait__terrain_tri(t, ix, iz, half, &tri))
-                        on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0);
+                        on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0, NULL);
         return;
     }
     if (qy->llo.y > t->hmax || qy->lhi.y < t->hmin) return;
@@ -294,7 +294,7 @@ static void walk_terrain(query *qy) {
             if (cmin > qy->lhi.y || cmax < qy->llo.y) continue;
             for (int half = 0; half < 2; half++)
                 if (gait__terrain_tri(t, ix, iz, half, &tri))
-                    on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0);
+                    on_tri(qy, &tri, (iz * cells_x + ix) * 2 + half, 0, NULL);
         }
     }
 }
@@ -340,7 +340,7 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
         }
         if (qy->region_filter && region_skips(qy, lo, hi)) continue;
         ltri_to_tri(s->v, s->flags, &tri);
-        on_tri(qy, &tri, (int)s->index, s->flags);
+        on_tri(qy, &tri, (int)s->index, s->flags, NULL);
     }
 }
 
@@ -545,6 +545,7 @@ typedef struct gather_mem {
     float *bmin[3], *bmax[3];
     gather_tri *tri;
     gait__tri *dtri;
+    gait__edge_memo *memo;      /* the pruning's edge planes of dtri, the first time asked */
 } gather_mem;
 
 #define GATHER_ALIGN 64
@@ -563,6 +564,8 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
     at += align_up((size_t)cap * sizeof(gather_tri));
     size_t dtri_at = at;
     at += align_up((size_t)cap * sizeof(gait__tri));
+    size_t memo_at = at;
+    at += align_up((size_t)cap * sizeof(gait__edge_memo));
     if (base) {
         gather_mem *m = (gather_mem *)(void *)base;
         m->cap = cap;
@@ -574,6 +577,7 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         }
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->dtri = (gait__tri *)(void *)(base + dtri_at);
+        m->memo = (gait__edge_memo *)(void *)(base + memo_at);
         *out = m;
     }
     return at;
@@ -667,9 +671,10 @@ static void gathered_tri(query *qy, gather_mem *m, int j) {
     gather_tri *s = &m->tri[j];
     if (!s->built) {
         ltri_to_tri(s->src->v, s->src->flags, &m->dtri[j]);
+        m->memo[j].ready = false;
         s->built = 1;
     }
-    on_tri(qy, &m->dtri[j], (int)s->src->index, s->src->flags);
+    on_tri(qy, &m->dtri[j], (int)s->src->index, s->src->flags, &m->memo[j]);
 }
 
 #define GATHER_SORT 128 /* a long sweep's candidates put in order of entry (the rest after) */
