@@ -38,6 +38,7 @@ typedef struct query {
     gait_vec3 lp, lq, llo, lhi, lcen, lext;
     float flo[3], fhi[3];       /* llo rounded up, lhi rounded down, to floats (see above) */
     gait_vec3 origin;
+    bool framed;                /* the frame above is set (for `origin`) */
     gait_landmark_id lm;        /* current landmark (null for terrain) */
     const gait__landmark *lmp;  /* and its data */
     bool region_filter;         /* current landmark: skip triangles in the filter's region */
@@ -197,8 +198,20 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
     qy->best_id = qy->lm;
 }
 
-/* Moves the query into a frame whose origin is `o`. */
+/* Whether two points are the same bits (+0 and -0 differ: a frame of either gives other bits). */
+static inline bool same_point(gait_vec3 a, gait_vec3 b) {
+    uint64_t x[3], y[3];
+    memcpy(x, &a, sizeof x);
+    memcpy(y, &b, sizeof y);
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
+/* Moves the query into a frame whose origin is `o`. Landmarks of one origin (a level's meshes,
+ * all placed at the world's) share the frame: what it would work out again is already there,
+ * the same bits. */
 static void set_frame(query *qy, gait_vec3 o) {
+    if (qy->framed && same_point(o, qy->origin)) return;
+    qy->framed = true;
     qy->origin = o;
     qy->lp = v3_sub(qy->p, o);
     qy->lq = v3_sub(qy->q, o);
@@ -754,6 +767,7 @@ static void query_init(query *qy, const gait_collider *c, const gait_filter *f, 
     qy->cos_walk = kind != Q_OVERLAP ? 0
                  : (f && f->walkable_slope > 0) ? cos(f->walkable_slope) : c->cos_walkable;
     qy->cos_ceil = c->cos_ceiling;
+    qy->framed = false;
     qy->lm.index1 = 0;
     qy->lm.generation = 0;
     qy->lmp = NULL;
