@@ -63,17 +63,19 @@ static gait_capsule capsule_at(const gait_mover *m, gait_vec3 feet) {
                                and asks the trees, rather than gathering a column of level */
 
 /* The box of a capsule of radius r on segment a-b moved by d (m). */
+static inline void moved_span(double a, double b, double d, double r, double *lo, double *hi) {
+    double l = a < b ? a : b, h = a < b ? b : a;
+    if (d < 0) l += d;
+    else h += d;
+    *lo = l - r;
+    *hi = h + r;
+}
+/* comparisons, not fmin/fmax: a box's bounds, no NaN; axis by axis in scalars (the arrays this
+ * was written with stayed in memory: a query's setup paid twice for its box) */
 static void moved_box(gait_vec3 a, gait_vec3 b, double r, gait_vec3 d, gait_vec3 *lo, gait_vec3 *hi) {
-    /* comparisons, not fmin/fmax: a box's bounds, no NaN */
-    double c[2][3] = {{a.x, a.y, a.z}, {b.x, b.y, b.z}}, dd[3] = {d.x, d.y, d.z}, l[3], h[3];
-    for (int k = 0; k < 3; k++) {
-        l[k] = c[0][k] < c[1][k] ? c[0][k] : c[1][k];
-        h[k] = c[0][k] < c[1][k] ? c[1][k] : c[0][k];
-        if (dd[k] < 0) l[k] += dd[k];
-        else h[k] += dd[k];
-    }
-    *lo = v3(l[0] - r, l[1] - r, l[2] - r);
-    *hi = v3(h[0] + r, h[1] + r, h[2] + r);
+    moved_span(a.x, b.x, d.x, r, &lo->x, &hi->x);
+    moved_span(a.y, b.y, d.y, r, &lo->y, &hi->y);
+    moved_span(a.z, b.z, d.z, r, &lo->z, &hi->z);
 }
 
 gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const gait_filter *f,
