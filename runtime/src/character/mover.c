@@ -246,9 +246,8 @@ static gait_vec3 horizontal(gait_vec3 v) { return v3(v.x, 0, v.z); }
 /* The feet never end below the terrain: a push-out (a low ceiling) or a body leaning on a cliff
  * must not sink them into the height function's ground. */
 static gait_vec3 above_terrain(const gait_mover *m, gait_vec3 p) {
-    double h;
-    gait_vec3 n;
-    if (terrain_at(m, p.x, p.z, &h, &n) && p.y < h) p.y = h;
+    double h; /* the height alone: the normal (a square root and a division) is not asked */
+    if (terrain_at(m, p.x, p.z, &h, NULL) && p.y < h) p.y = h;
     return p;
 }
 
@@ -808,8 +807,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
-    gait_vec3 tn0;
-    bool on_terrain = terrain_at(m, start.x, start.z, &h0, &tn0) && start.y == h0;
+    bool on_terrain = terrain_at(m, start.x, start.z, &h0, NULL) && start.y == h0;
     if (si.wall) {
         gait_vec3 q;
         if (m->step_height > 0 && step_up(m, start, d, p, &si, &q)) {
