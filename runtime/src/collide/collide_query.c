@@ -224,7 +224,9 @@ static void set_frame(query *qy, gait_vec3 o) {
     qy->fhi[1] = float_down(qy->lhi.y);
     qy->fhi[2] = float_down(qy->lhi.z);
     /* sweeps cull boxes with the ray of the shape's centre against boxes grown by the
-     * shape's half extent (+ r); 1e-6 m more keeps rounding on the safe side */
+     * shape's half extent (+ r); 1e-6 m more keeps rounding on the safe side. Only a sweep or a
+     * ray reads them (is_timed). */
+    if (qy->kind != Q_SWEEP && qy->kind != Q_RAY) return;
     gait_vec3 a = box_min(qy->lp, qy->lq), b = box_max(qy->lp, qy->lq);
     qy->lcen = v3_scale(v3_add(a, b), 0.5);
     double g = qy->r + 1e-6;
