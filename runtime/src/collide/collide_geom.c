@@ -425,12 +425,11 @@ typedef struct approach {
     bool face_first;            /* no edge or vertex can be met before the face */
 } approach;
 
-static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const edge_planes *ep_in,
+static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const edge_planes *ep,
                                double dp, double dq, double dn, double t_bound) {
     approach ap = {false, false};
-    const edge_planes ep = *ep_in;
     /* beyond an edge by more than r the whole way: no contact at all */
-    if (separated(&ep, p, q, d, r)) {
+    if (separated(ep, p, q, d, r)) {
         ap.none = true;
         return ap;
     }
@@ -445,7 +444,7 @@ static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, 
     gait_vec3 y0 = v3_mad(p, d, t_plane), y1 = v3_mad(q, d, t_plane);
     double out_max = -INFINITY, in_min = INFINITY;
     for (int i = 0; i < 3; i++) {
-        double o0 = v3_dot(ep.m[i], y0) - ep.o[i], o1 = v3_dot(ep.m[i], y1) - ep.o[i];
+        double o0 = v3_dot(ep->m[i], y0) - ep->o[i], o1 = v3_dot(ep->m[i], y1) - ep->o[i];
         out_max = dmax(out_max, dmin(o0, o1));
         in_min = dmin(in_min, dmin(-o0, -o1));
     }
