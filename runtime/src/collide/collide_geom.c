@@ -109,6 +109,10 @@ static double seg_seg(gait_vec3 p1, gait_vec3 q1, gait_vec3 p2, gait_vec3 q2, do
  * compare the two. */
 #define PRUNE_GAP 1e-6
 
+/* The vertex after i round a triangle, (i + 1) % 3, read from a table: no division in the
+ * kernels' edge loops */
+static const int NEXT[3] = {1, 2, 0};
+
 typedef struct box3 {
     double lo[3], hi[3];
 } box3;
@@ -137,7 +141,7 @@ static inline bool point_apart(const box3 *a, gait_vec3 v) {
 /* x (in the triangle's plane) inside the triangle, borders included. */
 static bool inside_tri(gait_vec3 x, const gait__tri *t) {
     for (int i = 0; i < 3; i++) {
-        gait_vec3 a = t->v[i], b = t->v[(i + 1) % 3];
+        gait_vec3 a = t->v[i], b = t->v[NEXT[i]];
         if (v3_dot(v3_cross(v3_sub(b, a), v3_sub(x, a)), t->n) < 0) return false;
     }
     return true;
@@ -151,7 +155,7 @@ typedef gait__edge_memo edge_planes;
 
 static inline void edge_planes_of(const gait__tri *t, edge_planes *ep) {
     for (int i = 0; i < 3; i++) {
-        gait_vec3 v = t->v[i], e = v3_sub(t->v[(i + 1) % 3], v);
+        gait_vec3 v = t->v[i], e = v3_sub(t->v[NEXT[i]], v);
         ep->m[i] = v3_scale(v3_cross(e, t->n), 1.0 / sqrt(v3_dot(e, e)));
         ep->o[i] = v3_dot(ep->m[i], v);
     }
@@ -258,16 +262,16 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
             double s, u;
             gait_vec3 c1, c2;
             if (prune) {
-                box3 eb = seg_box(t->v[i], t->v[(i + 1) % 3], 0);
+                box3 eb = seg_box(t->v[i], t->v[NEXT[i]], 0);
                 if (box_dist2(&sbox, &eb) > best * (1 + 1e-9) + PRUNE_GAP * PRUNE_GAP) continue;
             }
-            d2 = seg_seg(p, q, t->v[i], t->v[(i + 1) % 3], &s, &u, &c1, &c2);
+            d2 = seg_seg(p, q, t->v[i], t->v[NEXT[i]], &s, &u, &c1, &c2);
             if (d2 < best) {
                 best = d2;
                 *seg_pt = c1;
                 *tri_pt = c2;
                 *feature = u <= 0 ? GAIT__FEAT_VERT0 + i
-                         : u >= 1 ? GAIT__FEAT_VERT0 + (i + 1) % 3 : GAIT__FEAT_EDGE0 + i;
+                         : u >= 1 ? GAIT__FEAT_VERT0 + NEXT[i] : GAIT__FEAT_EDGE0 + i;
             }
         }
     }
@@ -476,7 +480,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     /* the edges' boxes, once (pruning only, when the edges are tested) */
     box3 ebox[3];
     if (prune && !face_first)
-        for (int i = 0; i < 3; i++) ebox[i] = seg_box(t->v[i], t->v[(i + 1) % 3], 0);
+        for (int i = 0; i < 3; i++) ebox[i] = seg_box(t->v[i], t->v[NEXT[i]], 0);
 
     /* a start within r of the plane may overlap the triangle already (gait__capsule_tri's own
      * plane test, then the rest of it) */
@@ -515,7 +519,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
             }
         }
         for (int i = 0; i < 3 && !face_first; i++) {
-            gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
+            gait_vec3 v0 = t->v[i], v1 = t->v[NEXT[i]];
             if (!(prune && apart(&path, &ebox[i])) && ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
                 gait_vec3 x = v3_lerp(v0, v1, s);
                 gait_vec3 nn = v3_norm(v3_sub(v3_mad(e, d, tt), x));
@@ -541,7 +545,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
             }
         }
         for (int i = 0; i < 3; i++) {
-            gait_vec3 v0 = t->v[i], v1 = t->v[(i + 1) % 3];
+            gait_vec3 v0 = t->v[i], v1 = t->v[NEXT[i]];
             double tt, s;
             /* a vertex against the side of the capsule (the vertex moving by -d) */
             box3 vpath;
