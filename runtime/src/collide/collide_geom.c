@@ -392,7 +392,10 @@ static bool moves_into(gait_vec3 d, gait_vec3 normal) {
 }
 
 typedef struct sweep_best {
-    unsigned flags;             /* the triangle's edge flags */
+    unsigned flags;             /* the triangle's edge flags, once flags_known */
+    bool flags_known;           /* asked by the first hit on an edge or a vertex: a face's hit
+                                   reads none (a terrain triangle works them out from its
+                                   neighbours) */
     double t;
     gait_vec3 point, normal;
     bool found;
@@ -404,6 +407,10 @@ typedef struct sweep_best {
 static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
                   gait_vec3 normal, int feature) {
     if (b->found && tt >= b->t) return;
+    if (feature != GAIT__FEAT_FACE && !b->flags_known) {
+        b->flags = gait__tri_flags(t);
+        b->flags_known = true;
+    }
     if (feature_internal(feature, b->flags))
         normal = v3_dot(normal, t->n) >= 0 ? t->n : v3_neg(t->n);
     if (!moves_into(d, normal)) return;
@@ -498,7 +505,6 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     }
 
     sweep_best b = {0};
-    b.flags = gait__tri_flags(t);
     gait_vec3 u = v3_sub(q, p);
     bool seg = v3_len2(u) > TINY2;
     for (int k = 0; k < (seg ? 2 : 1); k++) {
