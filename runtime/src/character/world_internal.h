@@ -46,8 +46,9 @@ struct gait_world {
 #define GAIT__WORLD_GATHER 1024
 /* Triangles a character's own gather holds: a move's region (its box and 0.35 m around) keeps
  * under 64 in nearly every step of the meadow, its mesh and the level; a larger one overflows
- * and that move asks the trees (the same answers, slower). 27 KiB a character (96 saved 6 KiB
- * and cost the level's mover 4 % more instructions; 256 saved 1 % more for 34 KiB). */
+ * and that move asks the trees (the same answers, slower). 40 KiB a character, 13 of them the
+ * triangles' edge planes the kernels keep (before those: 96 saved 6 KiB and cost the level's
+ * mover 4 % more instructions; 256 saved 1 % more for 7 KiB more). */
 #define GAIT__CHARACTER_GATHER 128
 
 /* The gather a character in `slot` moves through: its own, else the shared one. */
