@@ -2,6 +2,7 @@
  * face, party switch, camera, animation, hooks, and what they are after a step. */
 #include "world_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,25 +59,37 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     if ((unsigned)def->body_type >= GAIT_BODY_TYPE_COUNT)
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: body type %d is not one of 0..%d",
                     (int)def->body_type, GAIT_BODY_TYPE_COUNT - 1);
-    gait_stamina pool;
-    if (gait_stamina_init(&pool, &def->stamina) != GAIT_OK)
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
-                    "character: stamina def out of range (max in (0, 1e6], start in [0, max], "
-                    "refill_rate and refill_delay >= 0, multiplier in [0, 100])");
-    gait_camera camera;
-    if (gait_camera_init(&camera, &def->camera) != GAIT_OK)
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
-                    "character: camera def out of range (finite; probe_radius > 0; probe_radius < "
-                    "min_distance <= distance <= max_distance <= 1000; -1.55 <= min_pitch <= pitch "
-                    "<= max_pitch <= 1.55; follow and ease seconds >= 0)");
-    gait_anim anim;
-    if (gait_anim_init(&anim, &def->anim) != GAIT_OK)
-        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
-                    "character: anim def out of range (each value in [0, 10])");
-    gait_anim_set_default_clips(&anim); /* the map the Lua side ships; tuning or the host renames */
-    int slot = -1;
-    for (int i = 0; i < w->capacity; i++)
-        if (!w->characters[i].alive) { slot = i; break; }
+    gait__create_cache *cc = &w->create_cache;
+    bool same = cc->valid && memcmp(&cc->stamina_def, &def->stamina, sizeof def->stamina) == 0 &&
+                memcmp(&cc->camera_def, &def->camera, sizeof def->camera) == 0 &&
+                memcmp(&cc->anim_def, &def->anim, sizeof def->anim) == 0;
+    if (!same) {
+        gait_stamina pool;
+        if (gait_stamina_init(&pool, &def->stamina) != GAIT_OK)
+            return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                        "character: stamina def out of range (max in (0, 1e6], start in [0, max], "
+                        "refill_rate and refill_delay >= 0, multiplier in [0, 100])");
+        gait_camera camera;
+        if (gait_camera_init(&camera, &def->camera) != GAIT_OK)
+            return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                        "character: camera def out of range (finite; probe_radius > 0; "
+                        "probe_radius < min_distance <= distance <= max_distance <= 1000; -1.55 "
+                        "<= min_pitch <= pitch <= max_pitch <= 1.55; follow and ease seconds >= 0)");
+        if (gait_anim_init(&cc->anim, &def->anim) != GAIT_OK) {
+            cc->valid = false;
+            return FAIL(w, GAIT_ERR_INVALID_ARGUMENT,
+                        "character: anim def out of range (each value in [0, 10])");
+        }
+        gait_anim_set_default_clips(&cc->anim); /* the map the Lua side ships; tuning or the host
+                                                   renames */
+        cc->pool = pool;
+        cc->camera = camera;
+        cc->stamina_def = def->stamina;
+        cc->camera_def = def->camera;
+        cc->anim_def = def->anim;
+        cc->valid = true;
+    }
+    int slot = w->free_head; /* the free list: O(1) whatever the pool's size */
     if (slot < 0) return FAIL(w, GAIT_ERR_CAPACITY, "character: all %d slots are in use", w->capacity);
     if (!w->own_gather[slot]) { /* the slot's own gather, kept for every character it holds */
         gait_gather *g = gait__alloc(&w->hooks, w->own_gather_bytes);
@@ -97,18 +110,20 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
 
     gait__character *ch = &w->characters[slot];
     uint32_t generation = ch->generation;
+    w->free_head = ch->free_next;
     memset(ch, 0, sizeof *ch);
+    ch->free_next = -1;
     ch->generation = generation;
     ch->alive = true;
     ch->user_data = def->user_data;
     ch->position = ch->prev_position = at;
     ch->yaw = ch->prev_yaw = def->yaw;
-    ch->camera = camera;
+    ch->camera = cc->camera;
     ch->camera_enabled = !def->no_camera;
-    ch->anim = anim;
+    ch->anim = cc->anim;
     ch->camera_yaw = def->yaw;
     ch->body_type = def->body_type;
-    ch->stamina = pool;
+    ch->stamina = cc->pool;
     ch->phase.state = GAIT_STATE_IDLE;
     ch->previous_state = GAIT_STATE_IDLE;
     gait__motion_reset(&ch->motion);
@@ -129,6 +144,8 @@ gait_status gait_character_destroy(gait_world *w, gait_character_id id) {
     if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "character: destroy refused while the world steps");
     ch->alive = false;
     ch->generation++;
+    ch->free_next = w->free_head;
+    w->free_head = id.index1 - 1;
     w->count--;
     return GAIT_OK;
 }
@@ -379,6 +396,8 @@ static bool character_rules(const void *base, char *err, size_t cap) {
 static const gait__lfield character_rows[] = {
     GAIT__LUINT(gait__character, generation, 0, 4294967295.0),
     GAIT__LBOOL(gait__character, alive),
+    /* -1 while alive; a dead slot's link, checked with the whole list (snapshot.c) */
+    GAIT__LINT(gait__character, free_next, -1, INT_MAX),
     GAIT__LHOST(gait__character, user_data),
     GAIT__LVEC3(gait__character, position, -POS, POS, "m"),
     GAIT__LVEC3(gait__character, prev_position, -POS, POS, "m"),

@@ -16,6 +16,9 @@
 typedef struct gait__character {
     uint32_t generation;        /* bumped on destroy; ids carry it */
     bool alive;
+    int free_next;              /* dead: the next free slot (-1: the last); the world's free
+                                   list, in the order destroys left them (the last destroyed is
+                                   reused first) */
     void *user_data;
 
     /* pose, at the last step and the one before (for the blended draw): the move stage's */

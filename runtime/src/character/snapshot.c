@@ -63,6 +63,24 @@ static void save_slot(unsigned char *rec, const gait__character *ch) {
     }
     memcpy(rec + offsetof(gait__character, generation), &ch->generation, sizeof ch->generation);
     memcpy(rec + offsetof(gait__character, alive), &ch->alive, sizeof ch->alive);
+    memcpy(rec + offsetof(gait__character, free_next), &ch->free_next, sizeof ch->free_next);
+}
+
+/* Whether the slots and the free list agree: the list from `head` visits every dead slot once and
+ * no live one (a cycle or a stray link would hand out a live slot, or lose one for good). Read
+ * from the snapshot's slot records, before anything is applied. */
+static bool free_list_valid(const gait_world *w, const unsigned char *slots, int head,
+                            uint32_t alive) {
+    long dead = (long)w->capacity - (long)alive, seen = 0;
+    for (int i = head; i != -1; seen++) {
+        if (i < 0 || i >= w->capacity || seen >= dead) return false; /* out of range, or a cycle */
+        const unsigned char *rec = slots + (size_t)i * sizeof(gait__character);
+        bool a;
+        memcpy(&a, rec + offsetof(gait__character, alive), sizeof a);
+        if (a) return false;
+        memcpy(&i, rec + offsetof(gait__character, free_next), sizeof i);
+    }
+    return seen == dead;
 }
 
 gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t capacity,
@@ -176,6 +194,10 @@ gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_
     if (alive_count != h.count)
         return FAIL(w, GAIT_ERR_FORMAT, "snapshot: the header says %u live characters, the slots "
                     "hold %u", h.count, alive_count);
+    if (!free_list_valid(w, slots, world.free_head, alive_count))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its free slots do not add up (free_head = %d: "
+                    "the free list leaves a dead slot out, names a live one, leaves the pool or "
+                    "cycles)", world.free_head);
 
     /* commit: the state members; the host's pointers stay, caches go */
     gait__layout_copy(&gait__world_layout, w, &world, true);
@@ -187,6 +209,7 @@ gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_
         } else {
             live->alive = false;
             live->generation = ch.generation;
+            live->free_next = ch.free_next;
         }
     }
     w->count = (int)alive_count;

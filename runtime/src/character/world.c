@@ -2,6 +2,7 @@
  * runs (one step of each character: step.c). */
 #include "world_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +83,9 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
         return NULL;
     }
+    /* every slot free, in order: creates fill slots 0, 1, 2, ... */
+    for (int i = 0; i < w->capacity; i++) w->characters[i].free_next = i + 1 < w->capacity ? i + 1 : -1;
+    w->free_head = 0;
     w->provisional = gait_default_locomotion();
     w->traverse_table = gait_default_traverse_table();
     memset(&w->debug_draw, 0, sizeof w->debug_draw);
@@ -231,6 +235,8 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, characters),
     GAIT__LHOST(struct gait_world, capacity),
     GAIT__LHOST(struct gait_world, count),
+    /* the first free slot: -1 (none) up to a slot; snapshot.c checks the list against the pool */
+    GAIT__LINT(struct gait_world, free_head, -1, INT_MAX),
     GAIT__LHOST(struct gait_world, error),
     GAIT__LHOST(struct gait_world, traverse_table),
     GAIT__LHOST(struct gait_world, debug_draw),
@@ -243,5 +249,6 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, gadgets),      /* world data, like the geometry */
     GAIT__LHOST(struct gait_world, gadget_count),
     GAIT__LHOST(struct gait_world, gadget_capacity),
+    GAIT__LCACHE(struct gait_world, create_cache), /* the last def a create checked: made again */
 };
 GAIT__LTABLE(gait__world_layout, struct gait_world, world_rows, NULL, world_rules);

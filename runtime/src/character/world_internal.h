@@ -9,6 +9,19 @@
 #include "character.h"
 #include "core/core.h"
 
+/* The parts of the last character def a create checked, and what they made: a crowd's creates
+ * share one def, so its checks and the clip map's copy run once (character.c). A pure function
+ * of the def's bytes: a def that differs in any byte is checked anew. */
+typedef struct gait__create_cache {
+    bool valid;
+    gait_stamina_def stamina_def;
+    gait_camera_def camera_def;
+    gait_anim_def anim_def;
+    gait_stamina pool;
+    gait_camera camera;
+    gait_anim anim;                    /* with the default clip map */
+} gait__create_cache;
+
 struct gait_world {
     gait_hooks hooks;
     gait_clock clock;
@@ -20,6 +33,9 @@ struct gait_world {
     gait__character *characters;
     int capacity;
     int count;                         /* alive */
+    int free_head;                     /* the first free slot (-1: none); the free slots are
+                                          chained through gait__character.free_next, so a create
+                                          or destroy costs the same with 10 or 10^6 slots */
     char error[256];
     gait_traverse_table traverse_table; /* the action table every character uses */
     gait_debug_draw debug_draw;        /* gait_world_draw_debug's callbacks */
@@ -39,6 +55,7 @@ struct gait_world {
     bool stepping;                     /* gait_world_step runs (hooks are inside it): locked */
     gait__gadget *gadgets;             /* the world's traversal gadgets (gadget.c) */
     int gadget_count, gadget_capacity;
+    gait__create_cache create_cache;
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps
