@@ -44,7 +44,7 @@ endif
 CFLAGS_HOST := -std=c11 $(OPT) -g $(WARN) -ffp-contract=off -fno-fast-math -D_GNU_SOURCE \
                -Iruntime/include -isystem /usr/include/stb $(LUA_CFLAGS) $(SANFLAGS) $(CFLAGS)
 CFLAGS_ALL  := $(CFLAGS_HOST) -Iruntime/src
-LDLIBS_ALL := $(LUA_LIBS) -lm $(SANFLAGS) $(LDFLAGS)
+LDLIBS_ALL := $(LUA_LIBS) -lm -pthread $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC  := $(wildcard runtime/src/*/*.c)
 LIB_OBJ  := $(patsubst runtime/src/%.c,$(BUILD)/obj/lib/%.o,$(LIB_SRC))

@@ -10,6 +10,7 @@
  *   camera.h      the follow camera and the floating origin
  *   anim.h        the animation-state signal (grounded debounce, clip map, crossfade)
  *   mover.h       the capsule mover: a velocity in, sweep / slide / step / push-out, a move out
+ *   task.h        a host's task system (Box2D v3's shape) the world steps characters through
  *   world.h       characters, body types, the step
  *   motion.h      kits that move the body: launches, moving actions, modes, world gadgets
  *   traverse.h    vault / mantle / hurdle found in plain geometry, the debug draw
@@ -30,6 +31,7 @@
 #include "gait/camera.h"
 #include "gait/anim.h"
 #include "gait/mover.h"
+#include "gait/task.h"
 #include "gait/world.h"
 #include "gait/motion.h"
 #include "gait/traverse.h"

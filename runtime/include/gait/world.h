@@ -18,6 +18,7 @@
 #include "gait/input.h"
 #include "gait/locomotion.h"
 #include "gait/stamina.h"
+#include "gait/task.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,20 @@ typedef struct gait_world_def {
     gait_clock_def clock;        /* default 1/60 s steps, at most 8 a frame */
     gait_collider_def collider;  /* the world's collision world */
     int max_characters;          /* pool size, default 64, range 1..1<<20 */
+    /* Stepping characters on several threads (gait/task.h, Box2D v3's shape). worker_count 1
+     * (the default) steps them one after another on the caller. More, with enqueue_task and
+     * finish_task (both or neither), hands each step's characters to the host's scheduler in
+     * ranges; more with neither runs the world's own pool of worker_count - 1 threads beside
+     * the caller. Range 1..64. The results are the same bits whatever the count and whichever
+     * thread steps whom: a character reads only the state the step began with (its own, and
+     * the other characters' positions) and writes only itself. Characters with a gate or
+     * traversal hook (the host's or a Lua kit's) are stepped after the others, one at a time on
+     * the calling thread, so hooks need not be thread-safe; the same order holds with one
+     * worker. 0 counts as 1. */
+    int worker_count;
+    gait_enqueue_task_fn *enqueue_task;
+    gait_finish_task_fn *finish_task;
+    void *user_task_context;     /* passed to enqueue_task and finish_task */
 } gait_world_def;
 
 gait_world_def gait_default_world_def(void);
@@ -75,6 +90,8 @@ double gait_world_alpha(const gait_world *world);     /* interpolation alpha, [0
 uint64_t gait_world_step_count(const gait_world *world);
 double gait_world_step_seconds(const gait_world *world);
 const gait_clock *gait_world_clock(const gait_world *world);
+/* The def's worker_count (1 for a NULL world). */
+int gait_world_worker_count(const gait_world *world);
 
 /* ---- snapshot / restore ------------------------------------------------------------------- */
 

@@ -254,10 +254,16 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     ch->steps++;
 }
 
-void gait__world_step_range(gait_world *w, int first, int end, double dt, gait_gather *gather) {
+bool gait__character_hooked(const gait__character *ch) {
+    return ch->gate_hook != NULL || ch->trav.hook != NULL || ch->motion.hook != NULL;
+}
+
+void gait__world_step_range(gait_world *w, int first, int end, double dt, bool hooked,
+                            uint32_t worker) {
+    gait_gather *gather = &w->gathers[worker];
     for (int i = first; i < end; i++) {
         gait__character *ch = &w->characters[i];
-        if (!ch->alive) continue;
+        if (!ch->alive || gait__character_hooked(ch) != hooked) continue;
         gait_character_id id = {i + 1, ch->generation};
         step_character(w, id, ch, dt, gather, gait__own_gather(w, i, gather));
     }

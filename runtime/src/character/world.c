@@ -30,6 +30,7 @@ gait_world_def gait_default_world_def(void) {
     d.clock = gait_default_clock_def();
     d.collider = gait_default_collider_def();
     d.max_characters = 64;
+    d.worker_count = 1;
     return d;
 }
 
@@ -39,6 +40,17 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
     if (def.max_characters < 1 || def.max_characters > (1 << 20)) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: max_characters %d is out of range 1..%d",
                    def.max_characters, 1 << 20);
+        return NULL;
+    }
+    if (def.worker_count == 0) def.worker_count = 1; /* a zeroed def: one worker */
+    if (def.worker_count < 1 || def.worker_count > GAIT__MAX_WORKERS) {
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: worker_count %d is out of range 1..%d",
+                   def.worker_count, GAIT__MAX_WORKERS);
+        return NULL;
+    }
+    if ((def.enqueue_task == NULL) != (def.finish_task == NULL)) {
+        gait__logf(&def.hooks, GAIT_LOG_ERROR,
+                   "world: enqueue_task and finish_task come together (one is NULL)");
         return NULL;
     }
     gait_clock clock;
@@ -54,38 +66,48 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
     w->hooks = def.hooks;
     w->clock = clock;
     w->capacity = def.max_characters;
+    w->workers = def.worker_count;
     w->characters = gait__alloc(&def.hooks, sizeof(gait__character) * (size_t)w->capacity);
     def.collider.hooks = def.hooks;
     w->collider = w->characters ? gait_collider_create(&def.collider) : NULL;
-    if (!w->characters || !w->collider) {
-        gait__free(&def.hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
-        gait__free(&def.hooks, w, sizeof *w);
-        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory or collider def)");
-        return NULL;
-    }
+    /* a gather per worker: each thread's queries keep their own scratch */
     w->gather_bytes = gait_gather_scratch_bytes(GAIT__WORLD_GATHER);
-    w->gather_mem = gait__alloc(&def.hooks, w->gather_bytes);
-    if (!w->gather_mem || gait_gather_init(&w->gather, w->gather_mem, w->gather_bytes) != GAIT_OK) {
-        gait__free(&def.hooks, w->gather_mem, w->gather_bytes);
-        gait_collider_destroy(w->collider);
-        gait__free(&def.hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
-        gait__free(&def.hooks, w, sizeof *w);
-        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
+    w->gathers = gait__alloc(&def.hooks, sizeof *w->gathers * (size_t)w->workers);
+    w->gather_mem = gait__alloc(&def.hooks, w->gather_bytes * (size_t)w->workers);
+    bool ok = w->characters && w->collider && w->gathers && w->gather_mem;
+    for (int k = 0; ok && k < w->workers; k++)
+        ok = gait_gather_init(&w->gathers[k], (char *)w->gather_mem + w->gather_bytes * (size_t)k,
+                              w->gather_bytes) == GAIT_OK;
+    if (!ok) {
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory or collider def)");
+        gait_world_destroy(w);
         return NULL;
     }
     w->own_gather = gait__alloc(&def.hooks, sizeof *w->own_gather * (size_t)w->capacity);
     w->own_gather_bytes = sizeof(gait_gather) + gait_gather_scratch_bytes(GAIT__CHARACTER_GATHER);
     if (!w->own_gather) {
-        gait__free(&def.hooks, w->gather_mem, w->gather_bytes);
-        gait_collider_destroy(w->collider);
-        gait__free(&def.hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
-        gait__free(&def.hooks, w, sizeof *w);
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
+        gait_world_destroy(w);
         return NULL;
     }
     /* every slot free, in order: creates fill slots 0, 1, 2, ... */
     for (int i = 0; i < w->capacity; i++) w->characters[i].free_next = i + 1 < w->capacity ? i + 1 : -1;
     w->free_head = 0;
+    w->enqueue_task = def.enqueue_task;
+    w->finish_task = def.finish_task;
+    w->task_user = def.user_task_context;
+    if (w->workers > 1 && !w->enqueue_task) {
+        w->pool = gait__pool_create(&def.hooks, w->workers);
+        if (!w->pool) {
+            gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not start %d worker threads",
+                       w->workers - 1);
+            gait_world_destroy(w);
+            return NULL;
+        }
+        w->enqueue_task = gait__pool_enqueue;
+        w->finish_task = gait__pool_finish;
+        w->task_user = w->pool;
+    }
     w->provisional = gait_default_locomotion();
     w->traverse_table = gait_default_traverse_table();
     memset(&w->debug_draw, 0, sizeof w->debug_draw);
@@ -100,11 +122,14 @@ void gait_world_destroy(gait_world *w) {
         return;
     }
     gait_hooks hooks = w->hooks;
+    gait__pool_destroy(w->pool);
     gait__gadgets_free(w);
     gait_collider_destroy(w->collider);
-    gait__free(&hooks, w->gather_mem, w->gather_bytes);
-    for (int i = 0; i < w->capacity; i++)
-        if (w->own_gather[i]) gait__free(&hooks, w->own_gather[i], w->own_gather_bytes);
+    gait__free(&hooks, w->gather_mem, w->gather_bytes * (size_t)w->workers);
+    gait__free(&hooks, w->gathers, sizeof *w->gathers * (size_t)w->workers);
+    if (w->own_gather)
+        for (int i = 0; i < w->capacity; i++)
+            if (w->own_gather[i]) gait__free(&hooks, w->own_gather[i], w->own_gather_bytes);
     gait__free(&hooks, w->own_gather, sizeof *w->own_gather * (size_t)w->capacity);
     gait__free(&hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
     gait__free(&hooks, w, sizeof *w);
@@ -166,12 +191,31 @@ bool gait_world_locomotion_measured(const gait_world *w, gait_body_type type) {
 
 /* ---- the steps ---------------------------------------------------------------------------- */
 
+#define STEP_MIN_RANGE 32   /* characters a task's range holds at least: fewer cost more in the
+                               handing out than they save */
+
+static void step_task(int start, int end, uint32_t worker, void *context) {
+    gait_world *w = context;
+    GAIT_ASSERT(&w->hooks, worker < (uint32_t)w->workers);
+    if (worker >= (uint32_t)w->workers) worker = 0;
+    gait__world_step_range(w, start, end, w->step_dt, false, worker);
+}
+
 gait_status gait_world_step(gait_world *w) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
     if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "step: refused while the world steps (a hook stepped it)");
     w->stepping = true;
     double dt = w->clock.step_seconds;
-    gait__world_step_range(w, 0, w->capacity, dt, &w->gather);
+    w->step_dt = dt;
+    /* the characters with no hook, in parallel ranges when there are workers; then those with
+     * hooks, one at a time here (the same order with one worker: the same bits) */
+    if (w->workers > 1 && w->count > STEP_MIN_RANGE) {
+        void *task = w->enqueue_task(step_task, w->capacity, STEP_MIN_RANGE, w, w->task_user);
+        if (task) w->finish_task(task, w->task_user);
+    } else {
+        gait__world_step_range(w, 0, w->capacity, dt, false, 0);
+    }
+    gait__world_step_range(w, 0, w->capacity, dt, true, 0);
     w->steps++;
     w->stepping = false;
     return GAIT_OK;
@@ -201,6 +245,7 @@ double gait_world_alpha(const gait_world *w) { return w ? gait_clock_alpha(&w->c
 uint64_t gait_world_step_count(const gait_world *w) { return w ? w->steps : 0; }
 double gait_world_step_seconds(const gait_world *w) { return w ? w->clock.step_seconds : 0; }
 const gait_clock *gait_world_clock(const gait_world *w) { return w ? &w->clock : NULL; }
+int gait_world_worker_count(const gait_world *w) { return w ? w->workers : 1; }
 
 /* ---- layout (layouts.h) ------------------------------------------------------------------- */
 
@@ -240,7 +285,7 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, error),
     GAIT__LHOST(struct gait_world, traverse_table),
     GAIT__LHOST(struct gait_world, debug_draw),
-    GAIT__LHOST(struct gait_world, gather),       /* a cache of the step's queries, and its */
+    GAIT__LHOST(struct gait_world, gathers),      /* caches of the step's queries, and their */
     GAIT__LHOST(struct gait_world, gather_mem),   /* scratch: the same bits without it */
     GAIT__LHOST(struct gait_world, gather_bytes),
     GAIT__LHOST(struct gait_world, own_gather),   /* the slots' own gathers: caches too */
@@ -250,5 +295,11 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, gadget_count),
     GAIT__LHOST(struct gait_world, gadget_capacity),
     GAIT__LCACHE(struct gait_world, create_cache), /* the last def a create checked: made again */
+    GAIT__LHOST(struct gait_world, workers),      /* the step's threads: the host's setting */
+    GAIT__LHOST(struct gait_world, enqueue_task),
+    GAIT__LHOST(struct gait_world, finish_task),
+    GAIT__LHOST(struct gait_world, task_user),
+    GAIT__LHOST(struct gait_world, pool),
+    GAIT__LHOST(struct gait_world, step_dt),      /* the running step's dt, for its tasks */
 };
 GAIT__LTABLE(gait__world_layout, struct gait_world, world_rows, NULL, world_rules);

@@ -8,6 +8,7 @@
 #include "gait/world.h"
 #include "character.h"
 #include "core/core.h"
+#include "core/pool.h"
 
 /* The parts of the last character def a create checked, and what they made: a crowd's creates
  * share one def, so its checks and the clip map's copy run once (character.c). A pure function
@@ -21,6 +22,8 @@ typedef struct gait__create_cache {
     gait_camera camera;
     gait_anim anim;                    /* with the default clip map */
 } gait__create_cache;
+
+#define GAIT__MAX_WORKERS 64   /* gait_world_def.worker_count at most */
 
 struct gait_world {
     gait_hooks hooks;
@@ -39,23 +42,30 @@ struct gait_world {
     char error[256];
     gait_traverse_table traverse_table; /* the action table every character uses */
     gait_debug_draw debug_draw;        /* gait_world_draw_debug's callbacks */
-    /* The step's queries go through one gather (gait/collide.h): a character's move walks the
-     * collider's trees once, its queries test what it kept. A cache, not state: results are the
-     * same bits without it. Its scratch is allocated at create. */
-    gait_gather gather;
+    /* The step's queries go through a gather (gait/collide.h), one per worker: a character's move
+     * walks the collider's trees once, its queries test what it kept. A cache, not state:
+     * results are the same bits without it. Their scratch is allocated at create. */
+    gait_gather *gathers;              /* [workers] */
     void *gather_mem;
-    size_t gather_bytes;
+    size_t gather_bytes;               /* each */
     /* Each slot's own gather for its character's moves, kept from step to step: a body that stays
-     * inside what it gathered asks the trees nothing (the shared gather above is gathered anew
+     * inside what it gathered asks the trees nothing (the worker's gather above is gathered anew
      * for every character, and serves the scans, whose regions are larger). Allocated when a
      * character is first created in the slot (a slot filled by a snapshot's restore alone uses
-     * the shared one); a cache like the shared one, so results are the same bits either way. */
+     * its worker's); a cache like the workers', so results are the same bits either way. */
     gait_gather **own_gather;          /* capacity entries, NULL until allocated */
     size_t own_gather_bytes;           /* each: the gather and its scratch after it */
     bool stepping;                     /* gait_world_step runs (hooks are inside it): locked */
     gait__gadget *gadgets;             /* the world's traversal gadgets (gadget.c) */
     int gadget_count, gadget_capacity;
     gait__create_cache create_cache;
+    /* the step's workers (gait_world_def.worker_count): the host's task system, or the pool */
+    int workers;
+    gait_enqueue_task_fn *enqueue_task;
+    gait_finish_task_fn *finish_task;
+    void *task_user;
+    gait__pool *pool;                  /* the built-in one, when the host gave none */
+    double step_dt;                    /* s of the step running (read by its tasks) */
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps
@@ -90,10 +100,15 @@ const gait__character *gait__character_get_const(const gait_world *world, gait_c
     const gait__character *ch = gait__character_get_const((w), (id));   \
     if (!ch) return GAIT_ERR_STALE_ID
 
-/* One step of the live characters in slots [first, end) (step.c): their scans through the
- * gather (may be NULL), their moves through each slot's own (gait__own_gather). A character's
- * step writes only that character and its slot's gather: separate ranges may run at once, each
- * with a gather of its own. */
-void gait__world_step_range(gait_world *world, int first, int end, double dt, gait_gather *gather);
+/* Whether a character's step calls out of the library (a gate, traversal or move hook): such steps run
+ * one at a time on the calling thread, after the others. */
+bool gait__character_hooked(const gait__character *ch);
+
+/* One step of the live characters in slots [first, end) (step.c), those with hooks too when
+ * `hooked`, else only those without. A character's step writes only that character and reads
+ * of the others only what the step began with: separate ranges may run at once. `worker`
+ * (0 .. workers - 1) names the thread's scratch (its gather). */
+void gait__world_step_range(gait_world *world, int first, int end, double dt, bool hooked,
+                            uint32_t worker);
 
 #endif
