@@ -38,6 +38,10 @@ typedef struct gait_mover_cache {
     double x, z, y0, y1, radius;
 } gait_mover_cache;
 
+/* Other characters a move keeps clear of: the world's, built for each character's step (it
+ * cannot be made outside a world). */
+typedef struct gait_mover_bodies gait_mover_bodies;
+
 /* The capsule and the numbers a move needs (gait_mover_init fills it). */
 typedef struct gait_mover {
     const gait_collider *collider;
@@ -60,6 +64,10 @@ typedef struct gait_mover {
                                     one tree walk a move instead of one a query. One thread at a
                                     time; it may be shared by many movers (a world's characters):
                                     each re-gathers where it stands */
+    gait_mover_bodies *bodies;   /* NULL, or the other characters this capsule keeps clear of
+                                    (the world sets it while a character steps): its casts stop
+                                    at them and its push-out leaves them, but they are never
+                                    ground, wall or ceiling to the move's result */
 } gait_mover;
 
 /* What a move found. */

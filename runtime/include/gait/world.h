@@ -160,6 +160,12 @@ typedef struct gait_character_def {
     bool no_camera;              /* true: no follow camera (crowds, benchmarks); default false */
     gait_anim_def anim;          /* its animation signal; defaults per gait_default_anim_def; the
                                     clip map starts as gait_default_anim_clip's names */
+    /* Contact with other characters (docs/behaviour.md, "Characters that meet"): a pair blocks
+     * each other when both collide and each one's layer shares a bit with the other's mask.
+     * Defaults: collide true, layer 1, mask every bit (a zeroed def collides with nothing). */
+    bool collide;
+    uint32_t collision_layer;
+    uint32_t collision_mask;
     void *user_data;
 } gait_character_def;
 
@@ -191,6 +197,10 @@ gait_status gait_character_face(gait_world *world, gait_character_id id, double 
  * the point becomes the drowning return point until stamina is next full on foot; ends any action. */
 gait_status gait_character_place(gait_world *world, gait_character_id id, gait_vec3 position,
                                  double yaw);
+/* Contact with other characters from the next step (see gait_character_def.collide). */
+gait_status gait_character_set_collision(gait_world *world, gait_character_id id, bool collide,
+                                         uint32_t layer, uint32_t mask);
+
 /* A party switch: new numbers from the next step, same place, same stamina. */
 gait_status gait_character_set_body_type(gait_world *world, gait_character_id id,
                                          gait_body_type type);
@@ -250,6 +260,8 @@ typedef struct gait_character_info {
     gait_vec3 return_point;      /* where a drowning brings the body back */
     uint32_t presses_read;       /* the presses the last step read */
     uint64_t steps;              /* steps this character has run */
+    bool collide;                /* contact with other characters (gait_character_def) */
+    uint32_t collision_layer, collision_mask;
 } gait_character_info;
 
 gait_status gait_character_info_get(const gait_world *world, gait_character_id id,

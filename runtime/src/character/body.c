@@ -622,11 +622,13 @@ static void move_in_water(body_move *bm) {
     b->launch_speed = v3_len(hv);
 }
 
-void gait__body_move(const gait_collider *col, gait_gather *gather, gait__character *ch,
-                     const gait__intent *in, const gait_locomotion *num, gait_state from, double dt) {
+void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_bodies *bodies,
+                     gait__character *ch, const gait__intent *in, const gait_locomotion *num,
+                     gait_state from, double dt) {
     gait_mover m;
     body_mover(col, ch, num, &m);
     m.gather = gather;
+    m.bodies = bodies;
     gait__body *b = &ch->body;
     gait_state s = ch->phase.state;
     body_move bm;

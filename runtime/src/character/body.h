@@ -30,10 +30,11 @@ void gait__body_place(const gait_collider *collider, struct gait__character *ch,
 
 /* One step of dt seconds: `from` was the state before the gates, ch->phase.state is the state
  * now; numbers are the body type's. Updates position, velocity, yaw, the body's memory and the
- * contact. Its queries go through gather (may be NULL; gait_mover.gather). Allocates nothing. */
-void gait__body_move(const gait_collider *collider, gait_gather *gather, struct gait__character *ch,
-                     const gait__intent *intent, const gait_locomotion *numbers, gait_state from,
-                     double dt);
+ * contact. Its queries go through gather (may be NULL; gait_mover.gather); bodies (may be NULL)
+ * are the other characters it keeps clear of (gait_mover.bodies). Allocates nothing. */
+void gait__body_move(const gait_collider *collider, gait_gather *gather, gait_mover_bodies *bodies,
+                     struct gait__character *ch, const gait__intent *intent,
+                     const gait_locomotion *numbers, gait_state from, double dt);
 
 /* A traversal hands the body back its momentum and footing (then the sense stage writes the
  * contact). */

@@ -46,6 +46,9 @@ gait_character_def gait_default_character_def(void) {
     d.stamina = gait_default_stamina_def();
     d.camera = gait_default_camera_def();
     d.anim = gait_default_anim_def();
+    d.collide = true;
+    d.collision_layer = 1;
+    d.collision_mask = 0xffffffffu;
     return d;
 }
 
@@ -123,6 +126,9 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->anim = cc->anim;
     ch->camera_yaw = def->yaw;
     ch->body_type = def->body_type;
+    ch->collide = def->collide;
+    ch->collision_layer = def->collision_layer;
+    ch->collision_mask = def->collision_mask;
     ch->stamina = cc->pool;
     ch->phase.state = GAIT_STATE_IDLE;
     ch->previous_state = GAIT_STATE_IDLE;
@@ -238,6 +244,15 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     /* the camera stands level behind the placed body */
     gait_camera_behind(&ch->camera, w->collider, ch->position, ch->yaw, NULL);
     ch->camera_yaw = ch->camera.yaw;
+    return GAIT_OK;
+}
+
+gait_status gait_character_set_collision(gait_world *w, gait_character_id id, bool collide,
+                                         uint32_t layer, uint32_t mask) {
+    GET(w, id, ch);
+    ch->collide = collide;
+    ch->collision_layer = layer;
+    ch->collision_mask = mask;
     return GAIT_OK;
 }
 
@@ -361,6 +376,9 @@ gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
     out->return_point = ch->return_point;
     out->presses_read = ch->presses_read;
     out->steps = ch->steps;
+    out->collide = ch->collide;
+    out->collision_layer = ch->collision_layer;
+    out->collision_mask = ch->collision_mask;
     return GAIT_OK;
 }
 
@@ -425,6 +443,9 @@ static const gait__lfield character_rows[] = {
     GAIT__LTEXT(gait__character, action_name),
     GAIT__LVEC3(gait__character, return_point, -POS, POS, "m"),
     GAIT__LREAL(gait__character, return_yaw, -ANGLE, ANGLE, "rad"),
+    GAIT__LBOOL(gait__character, collide),
+    GAIT__LUINT(gait__character, collision_layer, 0, 4294967295.0),
+    GAIT__LUINT(gait__character, collision_mask, 0, 4294967295.0),
     GAIT__LHOST(gait__character, gate_hook),
     GAIT__LHOST(gait__character, gate_user),
     GAIT__LUINT(gait__character, steps, 0, GAIT__LU64_ANY),

@@ -54,6 +54,12 @@ typedef struct gait__character {
     gait_vec3 return_point;            /* drowning returns here */
     double return_yaw;
 
+    /* contact with other characters (crowd.c): whether it blocks and is blocked, its layer bits
+     * and the layers it meets; a pair meets when both collide and each one's layer is in the
+     * other's mask */
+    bool collide;
+    uint32_t collision_layer, collision_mask;
+
     gait_gate_hook gate_hook;
     void *gate_user;
 

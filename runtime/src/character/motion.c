@@ -815,8 +815,9 @@ static void arrive(const gait_world *w, gait__character *ch) {
     else m->arrived = true;
 }
 
-void gait__motion_move(gait_world *w, gait_gather *gather, gait_character_id id,
-                       gait__character *ch, const gait_locomotion *n, double dt) {
+void gait__motion_move(gait_world *w, gait_gather *gather, gait_mover_bodies *bodies,
+                       gait_character_id id, gait__character *ch, const gait_locomotion *n,
+                       double dt) {
     gait__motion *m = &ch->motion;
     gait__body *b = &ch->body;
     if (m->playing && m->move.kind == GAIT_MOVE_TO_CHARACTER && !gait_character_valid(w, m->move.target))
@@ -826,6 +827,7 @@ void gait__motion_move(gait_world *w, gait_gather *gather, gait_character_id id,
                     gait__crouch_capsule_height(&ch->crouch, ch->phase.state, n), n->step_height,
                     n->max_walk_slope);
     mover.gather = gather; /* the step's gather: the same answers, one tree walk */
+    mover.bodies = bodies; /* the other characters, as the step began (NULL: passes them by) */
     gait_vec3 v0, v1, mean;
     bool face;
     bool toward = m->playing && !m->hanging && !m->arrived &&

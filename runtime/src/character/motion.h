@@ -16,6 +16,7 @@
 
 #include "gait/anim.h"
 #include "gait/motion.h"
+#include "gait/mover.h"
 
 struct gait__character;
 struct gait__intent;
@@ -151,9 +152,11 @@ const gait_locomotion *gait__motion_prepare(struct gait__character *ch,
                                             const gait__motion_plan *plan,
                                             const gait_locomotion *numbers,
                                             gait_locomotion *scratch);
-/* The move of state GAIT_STATE_ACTION: the action's velocity through the mover; the contact. */
-void gait__motion_move(gait_world *world, gait_gather *gather, gait_character_id id,
-                       struct gait__character *ch, const gait_locomotion *numbers, double dt);
+/* The move of state GAIT_STATE_ACTION: the action's velocity through the mover; the contact.
+ * bodies: the other characters as the step began (may be NULL: none to meet). */
+void gait__motion_move(gait_world *world, gait_gather *gather, gait_mover_bodies *bodies,
+                       gait_character_id id, struct gait__character *ch,
+                       const gait_locomotion *numbers, double dt);
 /* The action's or the mode's clip (NULL: none) and its crossfade (0: the anim def's). */
 const char *gait__motion_clip(const struct gait__character *ch, double *fade_seconds);
 

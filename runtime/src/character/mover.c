@@ -19,10 +19,15 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "crowd.h"
 
 #define SLIDE_ITERS 4          /* casts per slide: a corner needs 2-3 */
 #define MAX_PLANES GAIT__MOVER_MAX_PLANES
-#define MAX_CONTACTS 16
+#define MAX_CONTACTS 16         /* landmark contacts an overlap keeps (the deepest) */
+#define CONTACT_CAP (MAX_CONTACTS + GAIT__BODIES_MAX) /* ... and those of other characters */
+#define BODY_SKIN 0.002        /* m a cast stops short of another character's half-space (the
+                                  collider's default sweep_skin) */
+#define BODY_TRIANGLE (-1)     /* a hit or contact's triangle when it is another character */
 #define PUSH_PASSES 2
 #define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
 #define REFUSE_DEPTH 0.01      /* m: a move still this deep in a landmark after the push-out is
@@ -134,9 +139,70 @@ static int q_overlap(const gait_mover *m, const gait_capsule *c, const gait_filt
     return gait__query_overlap(m->collider, m->gather, c, f, cp, cap, more);
 }
 
-static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+/* A cast of the capsule against the landmarks only (the body's probes: a wall to catch, a floor
+ * over the top; another character is neither). */
+static bool sweep_geometry(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     gait_capsule c = capsule_at(m, feet);
     return q_sweep(m, &c, d, &m->filter, hit);
+}
+
+static bool hit_body(const gait_hit *hit) { return hit->triangle == BODY_TRIANGLE; }
+
+/* How far the capsule at feet stands inside its side of a half-space another character leaves
+ * it (m; negative: across it); *support the capsule's point nearest the plane. */
+static double body_clearance(const gait_mover *m, gait_vec3 feet, const gait__bound *bd,
+                             gait_vec3 *support) {
+    gait_vec3 a = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_vec3 b = v3(feet.x, feet.y + m->height - m->radius, feet.z);
+    double da = v3_dot(a, bd->normal), db = v3_dot(b, bd->normal);
+    if (support) *support = v3_mad(da <= db ? a : b, bd->normal, -m->radius);
+    return (da <= db ? da : db) - m->radius - bd->offset;
+}
+
+/* The first of the other characters' half-spaces the capsule at feet meets moving by d, if
+ * before `best` (a fraction of d); as the collider's casts do: a hit needs the move to go into
+ * it, stops BODY_SKIN short, and one already across it (or within the skin) stops at once. */
+static bool sweep_bodies(const gait_mover *m, gait_vec3 feet, gait_vec3 d, double best,
+                         gait_hit *hit) {
+    gait_mover_bodies *bs = m->bodies;
+    gait__bodies_cover(bs, feet, d, m->height);
+    int found = -1;
+    double found_clear = 0;
+    for (int k = 0; k < bs->count; k++) {
+        double into = -v3_dot(d, bs->bounds[k].normal);
+        if (into <= 1e-12) continue; /* along it or away */
+        double clear = body_clearance(m, feet, &bs->bounds[k], NULL);
+        double t = clear > BODY_SKIN ? (clear - BODY_SKIN) / into : 0;
+        if (t < best) {
+            best = t;
+            found = k;
+            found_clear = clear;
+        }
+    }
+    if (found < 0) return false;
+    const gait__bound *bd = &bs->bounds[found];
+    memset(hit, 0, sizeof *hit);
+    hit->fraction = best;
+    hit->distance = best * v3_len(d);
+    hit->normal = bd->normal;
+    body_clearance(m, v3_mad(feet, d, best), bd, &hit->point);
+    hit->triangle = BODY_TRIANGLE;
+    hit->start_solid = found_clear < 0;
+    return true;
+}
+
+/* A cast of the capsule: the landmarks, then the other characters' half-spaces (gait_mover.
+ * bodies) — whichever it meets first. */
+static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+    bool met = sweep_geometry(m, feet, d, hit);
+    if (!m->bodies) return met;
+    gait_hit bh;
+    if (sweep_bodies(m, feet, d, met ? hit->fraction : 1.0, &bh)) {
+        if (met && hit->start_solid) bh.start_solid = true;
+        *hit = bh;
+        return true;
+    }
+    return met;
 }
 
 #define NEAR_MARGIN 0.5     /* m of open country a query looks beyond this step's reach */
@@ -223,8 +289,17 @@ bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, ga
     /* the capsule at feet inside the cache's capsule known to hold no landmark: its axis within
      * the cached radius less its own, its segment within the cached segment */
     double dx = feet.x - cache->x, dz = feet.z - cache->z;
-    return sqrt(dx * dx + dz * dz) + m->radius <= cache->radius && feet.y + m->radius >= cache->y0 &&
-           feet.y + m->height - m->radius <= cache->y1;
+    if (!(sqrt(dx * dx + dz * dz) + m->radius <= cache->radius && feet.y + m->radius >= cache->y0 &&
+          feet.y + m->height - m->radius <= cache->y1))
+        return false;
+    /* the cache knows the landmarks only: across another character's half-space, the end-of-step
+     * overlap (overlap below) has a contact to push out of */
+    if (m->bodies) {
+        gait__bodies_cover(m->bodies, feet, v3(0, 0, 0), m->height);
+        for (int k = 0; k < m->bodies->count; k++)
+            if (body_clearance(m, feet, &m->bodies->bounds[k], NULL) < 0) return false;
+    }
+    return true;
 }
 
 /* A copy of the mover that skips the landmarks when none is near. */
@@ -262,20 +337,38 @@ static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
  * (docs/behaviour.md, "Traversal"). */
 static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
     int n = q_overlap(m, cap, &m->filter, cp, MAX_CONTACTS, NULL);
-    if (!m->latch || n <= 0) return n;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        bool latched = cp[i].landmark.index1 == m->latch_landmark.index1 &&
-                       cp[i].landmark.generation == m->latch_landmark.generation &&
-                       in_box(cp[i].point, m->latch_min, m->latch_max);
-        if (!latched) cp[k++] = cp[i];
+    if (m->latch && n > 0) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            bool latched = cp[i].landmark.index1 == m->latch_landmark.index1 &&
+                           cp[i].landmark.generation == m->latch_landmark.generation &&
+                           in_box(cp[i].point, m->latch_min, m->latch_max);
+            if (!latched) cp[k++] = cp[i];
+        }
+        n = k;
     }
-    return k;
+    if (!m->bodies || n < 0) return n;
+    /* across another character's half-space: a contact as deep as it is across */
+    gait_vec3 feet = v3(cap->a.x, cap->a.y - m->radius, cap->a.z);
+    gait__bodies_cover(m->bodies, feet, v3(0, 0, 0), m->height);
+    for (int k = 0; k < m->bodies->count; k++) {
+        gait_contact_point c;
+        double clear = body_clearance(m, feet, &m->bodies->bounds[k], &c.point);
+        if (clear >= 0) continue;
+        c.normal = m->bodies->bounds[k].normal;
+        c.depth = -clear;
+        c.cls = GAIT_CONTACT_WALL;
+        c.landmark.index1 = 0;
+        c.landmark.generation = 0;
+        c.triangle = BODY_TRIANGLE;
+        cp[n++] = c;
+    }
+    return n;
 }
 
 /* The deepest a capsule at feet overlaps a landmark (m), 0 when it overlaps none. */
 static double landmark_depth(const gait_mover *m, gait_vec3 feet) {
-    gait_contact_point cp[MAX_CONTACTS];
+    gait_contact_point cp[CONTACT_CAP];
     gait_capsule cap = capsule_at(m, feet);
     int n = overlap(m, &cap, cp);
     double d = 0;
@@ -487,7 +580,13 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
         si->hits++;
         if (hit.start_solid) si->solid = true;
         gait_vec3 n = hit.normal;
-        if (is_floor(m, n)) {
+        if (hit_body(&hit)) {
+            si->body = true; /* another character: slid along, never ground, wall or ceiling */
+            if (flatten) { /* a walk slides round it level, not down into its own ground */
+                gait_vec3 f = v3_norm(horizontal(n));
+                if (v3_len2(f) > 0.5) n = f;
+            }
+        } else if (is_floor(m, n)) {
             si->floor = true;
             si->floor_n = n;
             g = n; /* walking on, the move follows the floor met */
@@ -543,7 +642,7 @@ typedef struct push_info {
  * (so two walls of an acute corner push out along their crease instead of fighting). */
 static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
     memset(pi, 0, sizeof *pi);
-    gait_contact_point cp[MAX_CONTACTS];
+    gait_contact_point cp[CONTACT_CAP];
     for (int pass = 0; pass < PUSH_PASSES; pass++) {
         gait_capsule cap = capsule_at(m, feet);
         int n = overlap(m, &cap, cp);
@@ -561,6 +660,7 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
         }
         for (int i = 0; i < n; i++) {
             gait_vec3 nn = cp[i].normal;
+            if (cp[i].triangle == BODY_TRIANGLE) continue; /* another character: no surface */
             if (is_floor(m, nn)) pi->floor = true;
             else if (is_ceiling(nn)) pi->ceiling = true;
             else {
@@ -628,6 +728,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     gait_vec3 ln = UP;
     bool lwalk = false;
     bool lhit = landmarks && sweep(m, p, v3(0, -reach, 0), &hit);
+    if (lhit && hit_body(&hit)) lhit = false; /* another character below is no ground */
     if (lhit && hit.start_solid) {
         r->touched = true; /* inside something: the push-out answers, not the cast */
         lhit = false;
@@ -714,7 +815,7 @@ static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_ve
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
-    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid) return false;
+    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) return false;
     q.y -= up * hit.fraction;
     bool walk = is_floor(m, hit.normal) ||
                 (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius && edge_supports(m, q, hit.point));
@@ -777,7 +878,7 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
 static gait_vec3 lift_check(const gait_mover *m, gait_vec3 start, double cast_y, gait_vec3 p,
                             gait_vec3 ground_normal, gait_move_result *r) {
     gait_hit hit;
-    if (!sweep(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) return p;
+    if (!sweep_geometry(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) return p;
     r->grounded = true;
     r->steep = false;
     r->ground_normal = ground_normal;
@@ -867,7 +968,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     }
     if (has_t && p.y <= h) {
         gait_hit hit;
-        if (m == m_in && h > p.y + 1e-9 && sweep(m, p, v3(0, h - p.y, 0), &hit)) {
+        if (m == m_in && h > p.y + 1e-9 && sweep_geometry(m, p, v3(0, h - p.y, 0), &hit)) {
             /* lifted onto the terrain under a landmark with no room: stay where the step began
              * (over it, the terrain there) and drop the velocity that went in */
             gait_vec3 s0 = *feet_io;
@@ -990,6 +1091,25 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
     *feet = find_ground(m, p, 0.01, true, r);
 }
 
+void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet) {
+    if (!m->bodies) return;
+    gait_contact_point cp[CONTACT_CAP];
+    gait_capsule cap = capsule_at(m, *feet);
+    gait_mover copy = *m;
+    copy.filter.skip_landmarks = true; /* the other characters' contacts alone */
+    int n = overlap(&copy, &cap, cp);
+    if (n <= 0) return;
+    gait_vec3 d = v3(0, 0, 0);
+    for (int it = 0; it < 6; it++)
+        for (int i = 0; i < n; i++) {
+            double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
+            if (s > 0) d = v3_mad(d, cp[i].normal, s);
+        }
+    gait_hit hit; /* out by a cast, so no landmark is entered on the way */
+    *feet = sweep_geometry(m, *feet, d, &hit) ? v3_mad(*feet, d, hit.start_solid ? 0 : hit.fraction)
+                                              : v3_add(*feet, d);
+}
+
 /* ---- the parts the body composes its own moves from (mover_internal.h) ------------------- */
 
 gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, bool flatten,
@@ -998,7 +1118,7 @@ gait_vec3 gait__mover_slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta
                  si);
 }
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
-    return sweep(m, feet, d, hit);
+    return sweep_geometry(m, feet, d, hit);
 }
 
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n) {

@@ -28,6 +28,7 @@ typedef struct gait__slide_info {
     bool wall;                  /* met a surface too steep to walk (not a ceiling) */
     gait_vec3 wall_n;           /* its normal, 3D, out of the wall */
     bool ceiling;
+    bool body;                  /* met another character (gait_mover.bodies) */
     gait_vec3 planes[GAIT__MOVER_MAX_PLANES];
     int np;
 } gait__slide_info;
@@ -50,7 +51,8 @@ void gait__mover_fly_steered(const gait_mover *m, gait_vec3 *feet, gait_vec3 del
                              gait_mover_cache *near, gait_move_result *r);
 /* Whether the capsule at feet lies in no landmark deeper than the settle pass allows (1 cm). */
 bool gait__mover_free(const gait_mover *m, gait_vec3 feet);
-/* One sweep of the capsule at feet by d (the mover's filter). */
+/* One sweep of the capsule at feet by d (the mover's filter), against the landmarks only: the
+ * body's probes for a wall or a floor, which another character never is. */
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);
 /* The collider's queries through a gather (g may be NULL: the collider's own), as the mover
  * asks its own: the gather is gathered anew, a margin around the query, when it does not hold
@@ -66,10 +68,15 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
                         const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
 /* Whether the cache (may be NULL) knows that no landmark comes near a capsule of this mover at
  * feet (its known-empty capsule, at the collider's present revision, holds it): the capsule
- * there overlaps no landmark, so an overlap query would find nothing. */
+ * there overlaps no landmark, and stands across no other character's half-space (gait_mover.
+ * bodies), so an overlap query would find nothing. */
 bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
+/* Moves the feet out of the other characters' half-spaces they stand across (gait_mover.bodies),
+ * by a cast against the landmarks: for moves whose own casts pass the others by (a traversal's
+ * path). */
+void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet);
 /* p, raised onto the terrain when it is below it. */
 gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p);
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n);  /* walkable */

@@ -280,6 +280,11 @@ static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
     h = hash_v(h, ch->return_point);
     h = hash_v(hash_v(h, ch->body.vel), ch->body.wall_normal);
     h = hash_u(h, (uint64_t)ch->body_type);
+    /* contact with others, when not the default (so hashes of worlds that keep it stay as they
+     * were) */
+    if (!ch->collide || ch->collision_layer != 1 || ch->collision_mask != 0xffffffffu)
+        h = hash_u(hash_u(h, (uint64_t)ch->collide | 2), (uint64_t)ch->collision_layer << 32 |
+                                                              ch->collision_mask);
     /* the traversal's action and the crouch's memory */
     h = hash_u(hash_u(h, (uint64_t)ch->trav.kind), (uint64_t)ch->trav.phase);
     h = hash_d(hash_d(hash_d(h, ch->trav.seconds), ch->trav.cooldown), ch->trav.corridor);

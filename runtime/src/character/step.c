@@ -133,6 +133,9 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
                  const gait__intent *in, const gait_locomotion *num, const gait__gates_out *g,
                  gait_state from, double dt, gait_gather *gather) {
     const gait_collider *col = w->collider;
+    /* the other characters, as the step began (crowd.c) */
+    gait_mover_bodies bodies;
+    gait_mover_bodies *others = ch->collide && gait__bodies_begin(&bodies, &w->crowd, id.index1 - 1) ? &bodies : NULL;
     /* a crouched body's fall starts where it can stand (crouch.c), not blended from above */
     if (g->drop) gait__crouch_drop(&ch->crouch, col, &ch->position, num);
     ch->prev_position = ch->position;
@@ -152,13 +155,13 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
         ch->prev_yaw = ch->yaw;
         break;
     case MOTION_TRAVERSE:
-        gait__traverse_move(col, gather, &w->traverse_table, ch, num, dt);
+        gait__traverse_move(col, gather, others, &w->traverse_table, ch, num, dt);
         break;
     case MOTION_KIT:
-        gait__motion_move(w, gather, id, ch, num, dt);
+        gait__motion_move(w, gather, others, id, ch, num, dt);
         break;
     case MOTION_BODY:
-        gait__body_move(col, gather, ch, in, num, from, dt);
+        gait__body_move(col, gather, others, ch, in, num, from, dt);
         break;
     }
 }

@@ -354,6 +354,7 @@ static void guard_move(action_move *am) {
     gait__traverse *t = am->t;
     /* (a body handed to a fall is past what the plan covers: no corridor holds it) */
     if (!am->handed_over) corridor_clamp(t, am->col, am->g, am->r, am->h, &am->feet, &am->vel);
+    gait__mover_leave_bodies(&am->m, &am->feet); /* the path's casts pass other characters by */
     /* The last word, as the body's move has it (gait_mover_settle): the action's sweeps skip
      * every triangle of the ledge's landmark that touches the latch box, and a large one (a
      * sloping top, a bevel) reaches out of the box where it is not the ledge; the path can end
@@ -405,8 +406,9 @@ static void end_if_blocked(action_move *am) {
     am->vel = v3(0, fmin(am->vel.y, 0), 0);
 }
 
-void gait__traverse_move(const gait_collider *col, gait_gather *g, const gait_traverse_table *tab,
-                         gait__character *ch, const gait_locomotion *n, double dt) {
+void gait__traverse_move(const gait_collider *col, gait_gather *g, gait_mover_bodies *bodies,
+                         const gait_traverse_table *tab, gait__character *ch,
+                         const gait_locomotion *n, double dt) {
     gait__traverse *t = &ch->trav;
     if (t->pending) start_action(tab, ch, n);
     action_move am;
@@ -416,6 +418,7 @@ void gait__traverse_move(const gait_collider *col, gait_gather *g, const gait_tr
     gait_mover_init(&am.m, col, n->capsule_radius, n->capsule_height, n->step_height,
                     n->max_walk_slope);
     am.m.gather = g;
+    am.m.bodies = bodies; /* the path's own casts pass others by; its settle pushes out of them */
     am.t = t;
     am.ch = ch;
     am.n = n;

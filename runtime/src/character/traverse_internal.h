@@ -75,10 +75,11 @@ const gait_traverse_action_def *gait__traverse_row(const gait_traverse_table *ta
 
 /* The move of a body in GAIT_STATE_TRAVERSE: starts the pending action, follows its path
  * through the mover, ends it when it is done, blocked or overran; writes the contact. Its
- * queries go through gather (may be NULL). */
+ * queries go through gather (may be NULL); bodies (may be NULL) are the other characters it
+ * keeps clear of. */
 void gait__traverse_move(const gait_collider *collider, gait_gather *gather,
-                         const gait_traverse_table *table, struct gait__character *ch,
-                         const gait_locomotion *numbers, double dt);
+                         gait_mover_bodies *bodies, const gait_traverse_table *table,
+                         struct gait__character *ch, const gait_locomotion *numbers, double dt);
 
 /* ---- the scan (traverse_scan.c) ---------------------------------------------------------- */
 

@@ -93,6 +93,12 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
     /* every slot free, in order: creates fill slots 0, 1, 2, ... */
     for (int i = 0; i < w->capacity; i++) w->characters[i].free_next = i + 1 < w->capacity ? i + 1 : -1;
     w->free_head = 0;
+    if (gait__crowd_init(&w->crowd, &def.hooks, w->capacity) != GAIT_OK) {
+        gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: out of memory for %d characters' contact",
+                   w->capacity);
+        gait_world_destroy(w);
+        return NULL;
+    }
     w->enqueue_task = def.enqueue_task;
     w->finish_task = def.finish_task;
     w->task_user = def.user_task_context;
@@ -124,6 +130,7 @@ void gait_world_destroy(gait_world *w) {
     gait_hooks hooks = w->hooks;
     gait__pool_destroy(w->pool);
     gait__gadgets_free(w);
+    gait__crowd_free(&w->crowd, &hooks);
     gait_collider_destroy(w->collider);
     gait__free(&hooks, w->gather_mem, w->gather_bytes * (size_t)w->workers);
     gait__free(&hooks, w->gathers, sizeof *w->gathers * (size_t)w->workers);
@@ -207,6 +214,8 @@ gait_status gait_world_step(gait_world *w) {
     w->stepping = true;
     double dt = w->clock.step_seconds;
     w->step_dt = dt;
+    /* the picture every character's contact with the others is resolved against */
+    gait__crowd_build(&w->crowd, w);
     /* the characters with no hook, in parallel ranges when there are workers; then those with
      * hooks, one at a time here (the same order with one worker: the same bits) */
     if (w->workers > 1 && w->count > STEP_MIN_RANGE) {
@@ -301,5 +310,6 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, task_user),
     GAIT__LHOST(struct gait_world, pool),
     GAIT__LHOST(struct gait_world, step_dt),      /* the running step's dt, for its tasks */
+    GAIT__LHOST(struct gait_world, crowd),        /* the step's picture of the others: built anew */
 };
 GAIT__LTABLE(gait__world_layout, struct gait_world, world_rows, NULL, world_rules);

@@ -9,6 +9,7 @@
 #include "character.h"
 #include "core/core.h"
 #include "core/pool.h"
+#include "crowd.h"
 
 /* The parts of the last character def a create checked, and what they made: a crowd's creates
  * share one def, so its checks and the clip map's copy run once (character.c). A pure function
@@ -66,6 +67,7 @@ struct gait_world {
     void *task_user;
     gait__pool *pool;                  /* the built-in one, when the host gave none */
     double step_dt;                    /* s of the step running (read by its tasks) */
+    gait__crowd crowd;                 /* the colliding characters as the step began (crowd.c) */
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps

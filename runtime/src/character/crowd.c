@@ -1,0 +1,260 @@
+/* Characters that block one another (crowd.h; docs/behaviour.md, "Characters that meet").
+ *
+ * The picture: before a step, every colliding character's capsule, filed by a counting sort into
+ * the buckets of a hashed uniform grid over (x, z) — O(n) to build, a few cells to look into.
+ *
+ * The half-spaces: two upright capsules A and B with a gap g between them (negative when they
+ * overlap) share one plane, halfway across the gap, normal to the line of their closest points;
+ * A keeps to its side, B to the other. Each may close at most half the gap this step, so
+ * together they never close more than all of it, whatever each one does — and the plane is
+ * built from the picture alone, so the order of the steps and the threads cannot change it. A
+ * plane that would be nearly level (one body over the other's head) is tilted to a slope no
+ * body stands on, so the one on top slides off rather than balancing there. Two closing on one
+ * another turn their plane a little about the vertical, the same way for both, so each slides
+ * to its own right: two walking head-on on one line pass instead of pressing forever.
+ *
+ * Determinism: doubles only, the same operations in the same order for any stepping order. */
+#include "crowd.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/vec.h"
+#include "world_internal.h"
+
+#define CELL 2.0            /* m: the grid's cell, about the reach of a step among others */
+#define COVER_MIN 0.5       /* m a gather covers at least */
+#define COVER_GROW 2.0      /* a gather covers this many times what the move asking needs */
+#define MAX_NORMAL_Y 0.5    /* |normal.y| of a half-space at most: a 60 deg slope, steeper than
+                               any body stands on (one body on another's head slides off) */
+#define COINCIDENT 1e-9     /* m: axes this close have no direction between them */
+#define PASS_ANGLE 0.35     /* rad (20 deg): the turn of two closing bodies' plane, at most */
+#define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
+#define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
+
+/* ---- the picture --------------------------------------------------------------------------- */
+
+static size_t bucket_bytes(int buckets) { return sizeof(int) * ((size_t)buckets + 1); }
+
+gait_status gait__crowd_init(gait__crowd *c, const gait_hooks *h, int capacity) {
+    memset(c, 0, sizeof *c);
+    c->capacity = capacity;
+    int buckets = 16;
+    while (buckets < 2 * capacity) buckets *= 2;
+    c->bucket_cap = buckets;
+    c->entries = gait__alloc(h, sizeof *c->entries * (size_t)capacity);
+    c->unsorted = gait__alloc(h, sizeof *c->unsorted * (size_t)capacity);
+    c->entry_of_slot = gait__alloc(h, sizeof(int) * (size_t)capacity);
+    c->bucket_start = gait__alloc(h, bucket_bytes(buckets));
+    if (!c->entries || !c->unsorted || !c->entry_of_slot || !c->bucket_start) {
+        gait__crowd_free(c, h);
+        return GAIT_ERR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < capacity; i++) c->entry_of_slot[i] = -1;
+    return GAIT_OK;
+}
+
+void gait__crowd_free(gait__crowd *c, const gait_hooks *h) {
+    gait__free(h, c->entries, sizeof *c->entries * (size_t)c->capacity);
+    gait__free(h, c->unsorted, sizeof *c->unsorted * (size_t)c->capacity);
+    gait__free(h, c->entry_of_slot, sizeof(int) * (size_t)c->capacity);
+    gait__free(h, c->bucket_start, bucket_bytes(c->bucket_cap));
+    memset(c, 0, sizeof *c);
+}
+
+static int32_t cell_of(double v) {
+    double c = floor(v / CELL);
+    if (c < -1e9) c = -1e9; /* far out: clamped (a cell holds more, the answers stay right) */
+    if (c > 1e9) c = 1e9;
+    return (int32_t)c;
+}
+
+static uint32_t bucket_of(int32_t cx, int32_t cz, uint32_t mask) {
+    /* two large primes (Teschner et al. 2003, "Optimized Spatial Hashing for Collision
+     * Detection of Deformable Objects") */
+    return ((uint32_t)cx * 73856093u ^ (uint32_t)cz * 19349663u) & mask;
+}
+
+void gait__crowd_build(gait__crowd *c, const gait_world *w) {
+    for (int i = 0; i < c->count; i++) c->entry_of_slot[c->entries[i].slot] = -1;
+    int n = 0;
+    double max_r = 0;
+    for (int i = 0; i < w->capacity; i++) {
+        const gait__character *ch = &w->characters[i];
+        if (!ch->alive || !ch->collide) continue;
+        const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
+        double r = num->capsule_radius;
+        double h = gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num);
+        if (h < 2 * r) h = 2 * r; /* as the mover takes it */
+        gait__crowd_entry *e = &c->unsorted[n++];
+        e->x = ch->position.x;
+        e->z = ch->position.z;
+        e->y0 = ch->position.y + r;
+        e->y1 = ch->position.y + h - r;
+        e->radius = r;
+        e->vx = ch->velocity.x;
+        e->vz = ch->velocity.z;
+        e->layer = ch->collision_layer;
+        e->mask = ch->collision_mask;
+        e->slot = i;
+        e->cx = cell_of(e->x);
+        e->cz = cell_of(e->z);
+        if (r > max_r) max_r = r;
+    }
+    c->count = n;
+    c->max_radius = max_r;
+    c->active = n >= 2;
+    if (!c->active) return;
+    uint32_t buckets = 16;
+    while ((int)buckets < 2 * n && (int)buckets < c->bucket_cap) buckets *= 2;
+    c->bucket_mask = buckets - 1;
+    /* counting sort by bucket; within one, slot order (the order of the loop above) */
+    memset(c->bucket_start, 0, bucket_bytes((int)buckets));
+    for (int k = 0; k < n; k++) c->bucket_start[bucket_of(c->unsorted[k].cx, c->unsorted[k].cz, c->bucket_mask) + 1]++;
+    for (uint32_t b = 0; b < buckets; b++) c->bucket_start[b + 1] += c->bucket_start[b];
+    for (int k = 0; k < n; k++) {
+        uint32_t b = bucket_of(c->unsorted[k].cx, c->unsorted[k].cz, c->bucket_mask);
+        int at = c->bucket_start[b]++;
+        c->entries[at] = c->unsorted[k];
+        c->entry_of_slot[c->unsorted[k].slot] = at;
+    }
+    for (uint32_t b = buckets; b > 0; b--) c->bucket_start[b] = c->bucket_start[b - 1];
+    c->bucket_start[0] = 0;
+}
+
+/* ---- the half-space between two ------------------------------------------------------------ */
+
+/* A capsule's extent along unit t: the least (lo) and the most (hi) of dot(p, t) over it. */
+static void extent(const gait__crowd_entry *e, gait_vec3 t, double *lo, double *hi) {
+    double s0 = e->y0 * t.y, s1 = e->y1 * t.y, h = e->x * t.x + e->z * t.z;
+    *lo = (s0 < s1 ? s0 : s1) + h - e->radius;
+    *hi = (s0 < s1 ? s1 : s0) + h + e->radius;
+}
+
+/* The plane `a` keeps to against `b` (see the top of this file). *clearance: how far a's capsule
+ * as the step began stands inside its side (m; negative when it starts across). */
+static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entry *b,
+                              double *clearance) {
+    double dx = a->x - b->x, dz = a->z - b->z, dy = 0;
+    if (a->y0 > b->y1) dy = a->y0 - b->y1;       /* a over b */
+    else if (a->y1 < b->y0) dy = a->y1 - b->y0;  /* a under b */
+    double dist = sqrt(dx * dx + dy * dy + dz * dz);
+    double side = a->slot < b->slot ? -1.0 : 1.0; /* coincident: apart along x, the same for both */
+    gait_vec3 n = dist > COINCIDENT ? v3(dx / dist, dy / dist, dz / dist) : v3(side, 0, 0);
+    double gap = dist - a->radius - b->radius;
+    gait_vec3 t = n;
+    bool stacked = false;
+    double closing = (b->vx - a->vx) * n.x + (b->vz - a->vz) * n.z; /* the same seen from b */
+    if (n.y == 0 && gap > 0 && closing > PASS_CLOSING) {
+        /* turned about +y by the same angle seen from either side: one plane, each to its right.
+         * Not so far that either stood across it as the step began. */
+        double limit = acos((a->radius + b->radius) / dist);
+        double ang = limit < PASS_ANGLE ? limit : PASS_ANGLE, c = cos(ang), s = sin(ang);
+        t = v3(n.x * c + n.z * s, 0, n.z * c - n.x * s);
+    } else if (fabs(n.y) > MAX_NORMAL_Y) { /* one over the other: a slope too steep to stand on */
+        double hl = sqrt(n.x * n.x + n.z * n.z);
+        gait_vec3 hd = hl > COINCIDENT ? v3(n.x / hl, 0, n.z / hl) : v3(side, 0, 0);
+        double c = sqrt(1 - MAX_NORMAL_Y * MAX_NORMAL_Y);
+        t = v3(hd.x * c, n.y > 0 ? MAX_NORMAL_Y : -MAX_NORMAL_Y, hd.z * c);
+        stacked = true;
+    }
+    double alo, ahi, blo, bhi;
+    extent(a, t, &alo, &ahi);
+    extent(b, t, &blo, &bhi);
+    gait__bound bd;
+    bd.normal = t;
+    bd.slot = b->slot;
+    if (!stacked) bd.offset = 0.5 * (alo + bhi);  /* halfway: each keeps half the gap */
+    else if (t.y > 0) bd.offset = bhi;           /* a on top: the plane lies on b */
+    else bd.offset = alo;                        /* a below: the plane lies on a */
+    *clearance = alo - bd.offset;
+    return bd;
+}
+
+/* ---- gathering a character's half-spaces ---------------------------------------------------- */
+
+bool gait__bodies_begin(gait_mover_bodies *b, const gait__crowd *c, int slot) {
+    if (!c->active || slot < 0 || slot >= c->capacity || c->entry_of_slot[slot] < 0) return false;
+    const gait__crowd_entry *e = &c->entries[c->entry_of_slot[slot]];
+    b->crowd = c;
+    b->self = slot;
+    b->origin = v3(e->x, e->y0 - e->radius, e->z);
+    b->height0 = e->y1 - e->y0 + 2 * e->radius;
+    b->covered = -1;
+    b->full = false;
+    b->count = 0;
+    return true;
+}
+
+/* Whether bound x (clearance cx) comes before y: nearest first; at equal clearance by the plane
+ * itself, never by slot — slots are the order of creation, and the list's order (which plane a
+ * cast meets first at a tie, the push-out's sweep order) must not depend on it. */
+static bool before(const gait__bound *x, double cx, const gait__bound *y, double cy) {
+    if (cx != cy) return cx < cy;
+    if (x->normal.x != y->normal.x) return x->normal.x < y->normal.x;
+    if (x->normal.z != y->normal.z) return x->normal.z < y->normal.z;
+    if (x->normal.y != y->normal.y) return x->normal.y < y->normal.y;
+    return x->offset < y->offset;
+}
+
+/* Keeps the bounds nearest first: with more than fit, the farthest go. */
+static void keep(gait_mover_bodies *b, gait__bound bd, double clearance, double *clear) {
+    int k = b->count;
+    if (k == GAIT__BODIES_MAX) {
+        b->full = true;
+        if (!before(&bd, clearance, &b->bounds[k - 1], clear[k - 1])) return;
+        k--;
+    } else {
+        b->count++;
+    }
+    while (k > 0 && before(&bd, clearance, &b->bounds[k - 1], clear[k - 1])) {
+        b->bounds[k] = b->bounds[k - 1];
+        clear[k] = clear[k - 1];
+        k--;
+    }
+    b->bounds[k] = bd;
+    clear[k] = clearance;
+}
+
+static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
+                     const gait__crowd_entry *o, double *clear) {
+    if (o->slot == self->slot || !(self->layer & o->mask) || !(o->layer & self->mask)) return;
+    double clearance;
+    gait__bound bd = pair_bound(self, o, &clearance);
+    if (clearance <= b->covered) keep(b, bd, clearance, clear);
+}
+
+static void gather(gait_mover_bodies *b, double covered) {
+    const gait__crowd *c = b->crowd;
+    const gait__crowd_entry *self = &c->entries[c->entry_of_slot[b->self]];
+    b->covered = covered;
+    b->full = false;
+    b->count = 0;
+    double clear[GAIT__BODIES_MAX];
+    /* a half-space lies half a gap away: bodies up to two covers away may matter */
+    double reach = self->radius + c->max_radius + 2 * covered;
+    int32_t x0 = cell_of(self->x - reach), x1 = cell_of(self->x + reach);
+    int32_t z0 = cell_of(self->z - reach), z1 = cell_of(self->z + reach);
+    if ((double)(x1 - x0 + 1) * (double)(z1 - z0 + 1) > MAX_CELLS) {
+        for (int k = 0; k < c->count; k++) consider(b, self, &c->entries[k], clear);
+    } else {
+        for (int32_t cz = z0; cz <= z1; cz++)
+            for (int32_t cx = x0; cx <= x1; cx++) {
+                uint32_t bk = bucket_of(cx, cz, c->bucket_mask);
+                for (int k = c->bucket_start[bk]; k < c->bucket_start[bk + 1]; k++) {
+                    const gait__crowd_entry *o = &c->entries[k];
+                    if (o->cx == cx && o->cz == cz) consider(b, self, o, clear);
+                }
+            }
+    }
+    if (b->full) b->covered = clear[GAIT__BODIES_MAX - 1];
+}
+
+void gait__bodies_cover(gait_mover_bodies *b, gait_vec3 feet, gait_vec3 d, double height) {
+    double a0 = v3_len(v3_sub(feet, b->origin));
+    double a1 = v3_len(v3_sub(v3_add(feet, d), b->origin));
+    double need = (a0 > a1 ? a0 : a1) + (height > b->height0 ? height - b->height0 : 0);
+    if (need <= b->covered || (b->full && b->covered >= 0)) return;
+    double want = COVER_GROW * need;
+    gather(b, want > COVER_MIN ? want : COVER_MIN);
+}
