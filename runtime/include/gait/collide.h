@@ -109,9 +109,62 @@ gait_status gait_collider_remove_landmark(gait_collider *collider, gait_landmark
 gait_status gait_collider_landmark_info(const gait_collider *collider, gait_landmark_id id,
                                         gait_landmark_info *out);
 int gait_collider_landmark_count(const gait_collider *collider);
-/* Changes whenever a landmark is added or removed or the terrain is set (a cache of "no landmark
- * near here", or of a query's answer, is valid while it stays the same). */
+/* Changes whenever anything a query can see changes: a landmark added, removed or moved, the
+ * terrain set (a cache of a query's answer is valid while it stays the same). */
 uint64_t gait_collider_revision(const gait_collider *collider);
+/* Changes as the revision does, but not when a moving landmark moves: a cache that leaves moving
+ * landmarks out (gait_filter.skip_moving, gait_collider_moving_near) keys on it. */
+uint64_t gait_collider_static_revision(const gait_collider *collider);
+
+/* ---- moving landmarks --------------------------------------------------------------------- */
+
+/* A landmark's pose: its mesh's own frame (the positions as given) placed at `position` (m) and
+ * turned by `rotation`, a unit quaternion (x, y, z, w). A landmark is added at (offset, no turn). */
+typedef struct gait_transform {
+    gait_vec3 position;
+    double rotation[4];
+} gait_transform;
+
+/* A pose at `position` turned `yaw` rad about +y (a yaw of a faces +z into (sin a, 0, cos a),
+ * as a character's does). */
+gait_transform gait_transform_yaw(gait_vec3 position, double yaw);
+
+/* Moving (kinematic) landmarks: lifts, ferries, turning bridges, swinging logs. A moving
+ * landmark's pose changes once a step (gait_collider_advance: a world's step calls it first),
+ * and every query of that step sees it there. Its tree stays in its own frame: moving it costs
+ * nothing per triangle. What stands on one, or climbs it, is carried by how it moved over the
+ * step and turned with it; what leaves it keeps its velocity; what it moves into is pushed out
+ * (docs/behaviour.md, "Moving landmarks"). Each call below makes a static landmark moving (for
+ * good) and takes effect at the next advance:
+ *   move:         it is at `to` at the next step, then holds still there;
+ *   set_velocity: it moves at `velocity` (m/s) and turns at `angular_velocity` (rad/s, about
+ *                 world axes through its position) until told otherwise;
+ *   set_path:     it loops through `count` poses (2..64), `period` s (0, 1e6] for the loop, at an
+ *                 even pace, straight between them (turning the short way), from the first.
+ * INVALID_ARGUMENT (nothing changed) for a non-finite number or a rotation of zero length;
+ * STALE_ID for an unknown id. */
+gait_status gait_collider_move_landmark(gait_collider *collider, gait_landmark_id id,
+                                        const gait_transform *to);
+gait_status gait_collider_set_landmark_velocity(gait_collider *collider, gait_landmark_id id,
+                                                gait_vec3 velocity, gait_vec3 angular_velocity);
+gait_status gait_collider_set_landmark_path(gait_collider *collider, gait_landmark_id id,
+                                            const gait_transform *poses, int count, double period);
+/* Moves every moving landmark one step of dt s (0 < dt <= 1): the step before becomes its last
+ * pose, this one its pose. */
+gait_status gait_collider_advance(gait_collider *collider, double dt);
+/* Its pose now. */
+gait_status gait_collider_landmark_transform(const gait_collider *collider, gait_landmark_id id,
+                                             gait_transform *out);
+bool gait_collider_landmark_moving(const gait_collider *collider, gait_landmark_id id);
+/* Carrying over the last advance: the landmark's point that was at `before` (world, m) at its
+ * last pose is at *after now; *turn (may be NULL) is its turn over the step, a quaternion. The
+ * point's velocity is (after - before) / dt. A still landmark gives before and no turn. */
+gait_status gait_collider_landmark_carry(const gait_collider *collider, gait_landmark_id id,
+                                         gait_vec3 before, gait_vec3 *after, double turn[4]);
+/* How many landmarks are moving. */
+int gait_collider_moving_count(const gait_collider *collider);
+/* Whether a moving landmark's bounds meet the box [lo, hi] (world, m). */
+bool gait_collider_moving_near(const gait_collider *collider, gait_vec3 lo, gait_vec3 hi);
 
 /* ---- queries ---------------------------------------------------------------------------- */
 
@@ -135,6 +188,7 @@ typedef struct gait_filter {
     gait_vec3 region_min, region_max;
     bool skip_terrain;
     bool skip_landmarks;
+    bool skip_moving;           /* skip moving landmarks (a cache of the static ones) */
     double walkable_slope;      /* rad; 0 = the collider's */
 } gait_filter;
 
@@ -204,15 +258,16 @@ bool gait_collider_ray_cast(const gait_collider *collider, gait_vec3 origin, gai
  * box around all of them and keeps the triangles met in the caller's scratch; the gait_gather_*
  * queries then test only those, four boxes at a time. A query whose bounds (its shape over its
  * whole motion, grown by its radius) leave the gathered box — or a gather that overflowed its
- * scratch, or a collider changed since (gait_collider_revision) — is answered by the collider
- * itself. Either way the answer is exactly the collider's, bit for bit: the same contacts in
+ * scratch, or a collider changed since (gait_collider_static_revision) — is answered by the
+ * collider itself. Moving landmarks are never gathered: a gathered query walks their trees as
+ * they stand now. Either way the answer is exactly the collider's, bit for bit: the same contacts in
  * the same order, the same hit. The terrain is read per query as always (it is a function).
  *
  * Nothing is allocated. A gather is used by one thread at a time: its queries keep each
  * triangle's double-precision form in the scratch the first time they reach it. */
 typedef struct gait_gather {
     const gait_collider *collider;  /* gathered from; NULL until a gather succeeds */
-    uint64_t revision;              /* the collider's revision then */
+    uint64_t revision;              /* the collider's static revision then */
     gait_vec3 lo, hi;               /* the box gathered (world, m) */
     int count;                      /* triangles held */
     int capacity;                   /* triangles the scratch holds */

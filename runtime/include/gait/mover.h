@@ -26,7 +26,8 @@ extern "C" {
 #endif
 
 /* A region known to hold no landmark: a vertical capsule, axis (x, z) from y0 to y1, radius (m),
- * valid while the collider's revision is the one it was found at. A body in open country skips
+ * of static landmarks, valid while the collider's static revision is the one it was found at
+ * (a moving landmark near the move makes every query be asked). A body in open country skips
  * every landmark query for several steps. It only ever skips queries that would meet nothing:
  * with the cache and with it dropped before every move, the same motion gives the same bits.
  * Zeroed = empty. */
@@ -84,6 +85,8 @@ typedef struct gait_move_result {
                                     a step-up, an uncast terrain lift near landmarks): the
                                     push-out is worth its query */
     gait_vec3 vel;               /* the velocity after the surfaces clipped it (m/s) */
+    gait_landmark_id ground_landmark; /* the landmark it stands on (null: the terrain, or none) */
+    gait_landmark_id wall_landmark;   /* the landmark the wall is part of (null: terrain, none) */
 } gait_move_result;
 
 /* A capsule of radius and height (m; height below 2 radius is raised to it) that walks up and

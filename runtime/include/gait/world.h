@@ -262,6 +262,12 @@ typedef struct gait_character_info {
     uint64_t steps;              /* steps this character has run */
     bool collide;                /* contact with other characters (gait_character_def) */
     uint32_t collision_layer, collision_mask;
+    /* a moving landmark after the last step (docs/behaviour.md, "Moving landmarks"): the one
+     * stood on (null: none, or a still one), its velocity under the feet (m/s), and whether one
+     * holds the body more than 1 cm inside it (crushed: the push-out could not free it) */
+    gait_landmark_id carrier;
+    gait_vec3 carrier_velocity;
+    bool crushed;
 } gait_character_info;
 
 gait_status gait_character_info_get(const gait_world *world, gait_character_id id,

@@ -17,6 +17,7 @@
 #include "character.h"
 #include "core/vec.h"
 #include "crouch.h"
+#include "collide/collide_layout.h"
 #include "layouts.h"
 #include "mover_internal.h"
 #include "sense.h"
@@ -46,6 +47,10 @@
 #define SOLID_MARGIN 0.01      /* m beyond the face a body moved out of geometry is put */
 #define SPOT_RINGS 12          /* rings a body put in a landmark looks for a free place in ... */
 #define SPOT_SPACING 0.25      /* ... m apart */
+#define NEAR_MOVING 0.05       /* m: a moving landmark this near the capsule may have moved into
+                                  it: the move pushes out */
+#define CRUSH_DEPTH 0.01       /* m still inside a moving landmark after the push-out: crushed
+                                  (the mover's refusal depth) */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -71,11 +76,15 @@ static void body_mover(const gait_collider *col, const gait__character *ch,
 
 /* The body's memory of what its move stood on and touched. */
 static void remember(gait__body *b, const gait_move_result *r) {
+    static const gait_landmark_id none = GAIT_NULL_ID_INIT;
     b->on_ground = r->grounded;
     b->ground_normal = r->grounded ? r->ground_normal : UP;
+    b->ground_lm = r->grounded ? r->ground_landmark : none;
+    if (r->grounded) b->inherit = v3(0, 0, 0); /* landed: no platform's velocity to keep */
     if (r->wall) {
         b->wall_normal = r->wall_normal;
         b->on_terrain_wall = r->wall_terrain;
+        b->wall_lm = r->wall_landmark;
     }
 }
 
@@ -317,6 +326,7 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
     if (si.floor) {
         r->grounded = true;
         r->ground_normal = si.floor_n;
+        r->ground_landmark = si.floor_lm;
     }
     /* climbing down onto the terrain at the wall's foot: the height function is the floor */
     double h;
@@ -326,11 +336,14 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
         if (gait__mover_is_floor(m, tn)) {
             r->grounded = true;
             r->ground_normal = tn;
+            r->ground_landmark.index1 = 0;
+            r->ground_landmark.generation = 0;
         }
     }
     if (si.wall) {
         r->wall = true;
         r->wall_normal = si.wall_n;
+        r->wall_landmark = si.wall_lm;
         return p;
     }
     if (si.floor) {
@@ -368,6 +381,7 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
         *over_top = true;
         r->grounded = true;
         r->ground_normal = hit.normal;
+        r->ground_landmark = hit.landmark;
         return q;
     }
     return p;
@@ -422,6 +436,87 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
     /* landmarks still stop the body on a cliff */
     gait__slide_info si;
     return gait__mover_slide(m, feet, v3_sub(target, feet), false, false, &si);
+}
+
+/* ---- moving landmarks: carried on one, leaving one -------------------------------------------- */
+
+/* v turned by the unit quaternion q (x, y, z, w): v + 2w (u x v) + 2 u x (u x v). */
+static gait_vec3 quat_turn(const double q[4], gait_vec3 v) {
+    gait_vec3 u = v3(q[0], q[1], q[2]);
+    gait_vec3 t = v3_scale(v3_cross(u, v), 2);
+    return v3_add(v3_add(v, v3_scale(t, q[3])), v3_cross(u, t));
+}
+
+void gait__body_carry(const gait_collider *col, gait_gather *gather, gait_mover_bodies *bodies,
+                      gait__character *ch, const gait_locomotion *num, double dt,
+                      gait__carry *carry) {
+    memset(carry, 0, sizeof *carry);
+    gait__body *b = &ch->body;
+    gait_state s = ch->phase.state;
+    gait_landmark_id lm = GAIT_NULL_ID_INIT;
+    if (gait_state_on_wall(s) && !b->on_terrain_wall && gait_collider_landmark_moving(col, b->wall_lm))
+        lm = b->wall_lm; /* climbing it */
+    else if (b->on_ground && gait_collider_landmark_moving(col, b->ground_lm))
+        lm = b->ground_lm; /* standing on it */
+    if (!lm.index1 || !(dt > 0)) return;
+    gait_vec3 after;
+    double turn[4];
+    if (gait_collider_landmark_carry(col, lm, ch->position, &after, turn) != GAIT_OK) return;
+    gait_vec3 delta = v3_sub(after, ch->position);
+    carry->carried = true;
+    carry->landmark = lm;
+    carry->velocity = v3_scale(delta, 1.0 / dt);
+    carry->stays = gait_state_on_foot(s) || gait_state_on_wall(s);
+    if (!carry->stays) {
+        /* leaving it (a jump, a drop): its velocity goes along, and the air's steering keeps it */
+        if (gait_state_airborne(s)) {
+            b->vel = v3_add(b->vel, carry->velocity);
+            b->inherit = v3(carry->velocity.x, 0, carry->velocity.z);
+        }
+        return;
+    }
+    /* glued: the feet go where the landmark took their point, cast through everything else (a
+     * lift never carries a body into a ceiling or another character) */
+    gait_mover m;
+    body_mover(col, ch, num, &m);
+    m.gather = gather;
+    m.bodies = bodies;
+    m.filter.ignore = lm;
+    gait_move_result r;
+    gait_vec3 feet = ch->position;
+    gait_mover_fly(&m, &feet, delta, v3(0, 0, 0), NULL, &r);
+    ch->position = feet;
+    /* turned with it: the facing, the wall climbed, the ground's slope */
+    gait_vec3 f = quat_turn(turn, v3(sin(ch->yaw), 0, cos(ch->yaw)));
+    if (f.x * f.x + f.z * f.z > 1e-12) ch->yaw = atan2(f.x, f.z);
+    b->wall_normal = v3_norm(quat_turn(turn, b->wall_normal));
+    if (b->on_ground) b->ground_normal = v3_norm(quat_turn(turn, b->ground_normal));
+    b->inherit = v3(0, 0, 0);
+}
+
+/* Whether a moving landmark is near the capsule at feet (within `pad` m). */
+static bool moving_near(const gait_mover *m, gait_vec3 feet, double pad) {
+    double r = m->radius + pad;
+    return gait_collider_moving_near(m->collider, v3(feet.x - r, feet.y - pad, feet.z - r),
+                                     v3(feet.x + r, feet.y + m->height + pad, feet.z + r));
+}
+
+bool gait__body_crushed(const gait_collider *col, gait_gather *gather, const gait__character *ch,
+                        const gait_locomotion *num) {
+    gait_mover m;
+    body_mover(col, ch, num, &m);
+    m.gather = gather;
+    if (!moving_near(&m, ch->position, 0)) return false;
+    return gait__mover_depth(&m, ch->position) > CRUSH_DEPTH;
+}
+
+void gait__body_leave(gait__character *ch, const gait__carry *carry) {
+    if (!carry->carried || !carry->stays || !gait_state_on_foot(ch->phase.state) ||
+        ch->contact.grounded)
+        return;
+    gait__body *b = &ch->body; /* walked off its edge: into the fall with its velocity */
+    b->vel = v3_add(b->vel, carry->velocity);
+    b->inherit = v3(carry->velocity.x, 0, carry->velocity.z);
 }
 
 /* ---- a move a family of states ---------------------------------------------------------- */
@@ -508,15 +603,20 @@ static void move_in_air(body_move *bm) {
                                           : v3(0, -num->plunge_speed, 0);
         delta = v3_scale(v, dt);
     } else {
-        /* a jump reaches the jump's height, v = sqrt(2 g h); a kit's launch keeps its own */
-        if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP && !b->launched)
-            v.y = sqrt(2 * num->gravity * num->jump_height);
-        /* steering, capped at the speed the body left the ground at; not while it rests on
-         * ground too steep to stand on: the slide down it is gravity's, and steering towards
-         * a standstill would hold the body on a slope it cannot stand on */
+        /* a jump reaches the jump's height, v = sqrt(2 g h) (on a moving landmark, its rise
+         * with it); a kit's launch keeps its own */
+        if (s == GAIT_STATE_JUMP && bm->from != GAIT_STATE_JUMP && !b->launched) {
+            double up = sqrt(2 * num->gravity * num->jump_height);
+            v.y = v.y != 0 ? v.y + up : up;
+        }
+        /* steering, capped at the speed the body left the ground at, about the velocity of the
+         * moving landmark it left (if any); not while it rests on ground too steep to stand on:
+         * the slide down it is gravity's, and steering towards a standstill would hold the body
+         * on a slope it cannot stand on */
         gait_vec3 hv = horizontal(v);
         if (!bm->ch->contact.steep) {
             gait_vec3 target = v3_scale(in->dir_n, b->launch_speed * in->stick);
+            if (b->inherit.x != 0 || b->inherit.z != 0) target = v3_add(target, b->inherit);
             gait_vec3 dv = v3_sub(target, hv);
             double dl = v3_len(dv), amax = num->air_control * dt;
             if (dl > amax) dv = v3_scale(dv, amax / dl);
@@ -652,7 +752,8 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
 
     /* walking and flying push out only when a cast says they may overlap (as the mover's step
      * does); on a wall and in water every step */
-    bool push = bm.r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s));
+    bool push = bm.r.touched || !(gait_state_on_foot(s) || gait_state_airborne(s)) ||
+                moving_near(&m, bm.feet, NEAR_MOVING); /* one may have moved into the body */
     /* The last word, asked every step (one overlap query; in open country the collider's
      * top-level grid answers at once). Found by tests/fuzz/fuzz_body.c (tests/replays/):
      *   - no cast met what the move ended in (a landmark's edge reached by the terrain's lift, or
@@ -692,6 +793,11 @@ static const gait__lfield body_rows[] = {
     GAIT__LBOOL(gait__body, launched),
     GAIT__LBOOL(gait__body, water_floor),
     GAIT__LCACHE(gait__body, near),
+    /* the moving landmarks stood on and climbed: ids the carry looks up (a stale or unknown one
+     * is no moving landmark, so carries nothing), and a left one's velocity */
+    GAIT__LSTRUCT(gait__body, ground_lm, gait__landmark_id_layout),
+    GAIT__LSTRUCT(gait__body, wall_lm, gait__landmark_id_layout),
+    GAIT__LVEC3(gait__body, inherit, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
 };
 #undef UNIT
 GAIT__LTABLE(gait__body_layout, gait__body, body_rows, NULL, NULL);

@@ -22,7 +22,20 @@ typedef struct gait__body {
     bool water_floor;            /* a kit's mode: the water's surface holds the feet on foot
                                     (motion.c sets it before each move) */
     gait_mover_cache near;       /* open country around the body */
+    /* moving landmarks (docs/behaviour.md, "Moving landmarks") */
+    gait_landmark_id ground_lm;  /* stood on after the last move (null: terrain or none) */
+    gait_landmark_id wall_lm;    /* the wall last touched is part of it (null: terrain, none) */
+    gait_vec3 inherit;           /* m/s horizontal: the velocity of the moving landmark the body
+                                    left, which the air's steering keeps (zero on the ground) */
 } gait__body;
+
+/* A moving landmark's part in a step (gait__body_carry). */
+typedef struct gait__carry {
+    bool carried;                /* the body stood on (or climbed) a moving landmark */
+    bool stays;                  /* ... and keeps to it this step (on foot, on the wall) */
+    gait_landmark_id landmark;
+    gait_vec3 velocity;          /* m/s of its point under the body over the step */
+} gait__carry;
 
 /* Stands a new or placed body on the ground below its position and writes its contact. */
 void gait__body_place(const gait_collider *collider, struct gait__character *ch,
@@ -35,6 +48,23 @@ void gait__body_place(const gait_collider *collider, struct gait__character *ch,
 void gait__body_move(const gait_collider *collider, gait_gather *gather, gait_mover_bodies *bodies,
                      struct gait__character *ch, const gait__intent *intent,
                      const gait_locomotion *numbers, gait_state from, double dt);
+
+/* Before the step's own move: a body on a moving landmark (or climbing one) is carried by how it
+ * moved since the last step, turned with it (its feet glued: the carry is cast through the
+ * other geometry, never through it); one leaving it (into the air) takes its velocity along.
+ * Fills *carry. */
+void gait__body_carry(const gait_collider *collider, gait_gather *gather, gait_mover_bodies *bodies,
+                      struct gait__character *ch, const gait_locomotion *numbers, double dt,
+                      gait__carry *carry);
+
+/* After the step's move: a body that walked off the moving landmark it was carried on takes its
+ * velocity into the fall. */
+void gait__body_leave(struct gait__character *ch, const gait__carry *carry);
+
+/* Whether a moving landmark holds the body more than 1 cm inside it after its move (the push-out
+ * could not free it: squeezed against something, or under a lift's ceiling). */
+bool gait__body_crushed(const gait_collider *collider, gait_gather *gather,
+                        const struct gait__character *ch, const gait_locomotion *numbers);
 
 /* A traversal hands the body back its momentum and footing (then the sense stage writes the
  * contact). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "collide/collide_layout.h"
 #include "layouts.h"
 
 #define FAIL GAIT__FAIL
@@ -379,6 +380,9 @@ gait_status gait_character_info_get(const gait_world *w, gait_character_id id,
     out->collide = ch->collide;
     out->collision_layer = ch->collision_layer;
     out->collision_mask = ch->collision_mask;
+    out->carrier = ch->carrier;
+    out->carrier_velocity = ch->carrier_velocity;
+    out->crushed = ch->crushed;
     return GAIT_OK;
 }
 
@@ -446,6 +450,10 @@ static const gait__lfield character_rows[] = {
     GAIT__LBOOL(gait__character, collide),
     GAIT__LUINT(gait__character, collision_layer, 0, 4294967295.0),
     GAIT__LUINT(gait__character, collision_mask, 0, 4294967295.0),
+    /* what the last move stood on, for the host (the next step computes them anew) */
+    GAIT__LSTRUCT(gait__character, carrier, gait__landmark_id_layout),
+    GAIT__LVEC3(gait__character, carrier_velocity, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LBOOL(gait__character, crushed),
     GAIT__LHOST(gait__character, gate_hook),
     GAIT__LHOST(gait__character, gate_user),
     GAIT__LUINT(gait__character, steps, 0, GAIT__LU64_ANY),

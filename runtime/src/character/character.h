@@ -60,6 +60,12 @@ typedef struct gait__character {
     bool collide;
     uint32_t collision_layer, collision_mask;
 
+    /* a moving landmark after the last move (step.c; read by hosts, not by the next step): the
+     * one stood on, its velocity under the feet (m/s), whether it holds the body inside it */
+    gait_landmark_id carrier;
+    gait_vec3 carrier_velocity;
+    bool crushed;
+
     gait_gate_hook gate_hook;
     void *gate_user;
 

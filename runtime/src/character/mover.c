@@ -224,7 +224,12 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
     double cx = 0.5 * (lo.x + hi.x), cz = 0.5 * (lo.z + hi.z);
     double radius = m->radius + sqrt(hx * hx + hz * hz) + reach;
     double y0 = lo.y + m->radius - reach, y1 = hi.y + m->height - m->radius + reach;
-    uint64_t rev = gait_collider_revision(m->collider);
+    /* a moving landmark near: every query is asked (it moves every step: nothing is cached of
+     * it; the cache below is of the static ones, keyed to the static revision) */
+    if (gait_collider_moving_near(m->collider, v3(cx - radius, y0 - radius, cz - radius),
+                                  v3(cx + radius, y1 + radius, cz + radius)))
+        return true;
+    uint64_t rev = gait_collider_static_revision(m->collider);
     if (cache && cache->hold > 0) {
         cache->hold--;
         return true;
@@ -245,6 +250,7 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
     bool more = false;
     gait_filter f = m->filter;
     f.skip_terrain = true;
+    f.skip_moving = true;
     /* With a gather, gathering the region answers: no triangle met its box, none is within the
      * capsule (empty, as the overlap below would find it); any met, and the move is near them
      * (the gather then holds the move's queries). */
@@ -285,12 +291,19 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
 }
 
 bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet) {
-    if (!cache || !cache->valid || cache->revision != gait_collider_revision(m->collider)) return false;
+    /* the cache holds the static landmarks (keyed to the static revision, as landmarks_near
+     * keeps it) */
+    if (!cache || !cache->valid || cache->revision != gait_collider_static_revision(m->collider))
+        return false;
     /* the capsule at feet inside the cache's capsule known to hold no landmark: its axis within
      * the cached radius less its own, its segment within the cached segment */
     double dx = feet.x - cache->x, dz = feet.z - cache->z;
     if (!(sqrt(dx * dx + dz * dz) + m->radius <= cache->radius && feet.y + m->radius >= cache->y0 &&
           feet.y + m->height - m->radius <= cache->y1))
+        return false;
+    /* a moving landmark may have come where the cache found none */
+    if (gait_collider_moving_near(m->collider, v3(feet.x - m->radius, feet.y, feet.z - m->radius),
+                                  v3(feet.x + m->radius, feet.y + m->height, feet.z + m->radius)))
         return false;
     /* the cache knows the landmarks only: across another character's half-space, the end-of-step
      * overlap (overlap below) has a contact to push out of */
@@ -590,6 +603,7 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
             si->floor = true;
             si->floor_n = n;
             g = n; /* walking on, the move follows the floor met */
+            si->floor_lm = hit.landmark;
         } else if (is_ceiling(n)) {
             si->ceiling = true;
         } else {
@@ -599,9 +613,11 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
             if (edge_floor) {
                 si->floor = true;
                 si->floor_n = UP;
+                si->floor_lm = hit.landmark;
             } else {
                 si->wall = true;
                 si->wall_n = n;
+                si->wall_lm = hit.landmark;
                 if (n.y > 0) {
                     si->steep = true;
                     si->steep_n = n;
@@ -635,6 +651,7 @@ typedef struct push_info {
     bool clear;                 /* its last overlap query found nothing, at clear_at: the same
                                    query there (the end-of-step check's) finds nothing either */
     gait_vec3 clear_at;
+    gait_landmark_id floor_lm, wall_lm;
 } push_info;
 
 /* Pushes the capsule out of the landmarks it overlaps: the smallest move d with
@@ -661,11 +678,15 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
         for (int i = 0; i < n; i++) {
             gait_vec3 nn = cp[i].normal;
             if (cp[i].triangle == BODY_TRIANGLE) continue; /* another character: no surface */
-            if (is_floor(m, nn)) pi->floor = true;
+            if (is_floor(m, nn)) {
+                pi->floor = true;
+                pi->floor_lm = cp[i].landmark;
+            }
             else if (is_ceiling(nn)) pi->ceiling = true;
             else {
                 pi->wall = true;
                 pi->wall_n = nn;
+                pi->wall_lm = cp[i].landmark;
             }
         }
         feet = v3_add(feet, d);
@@ -771,6 +792,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         if (lwalk) {
             r->grounded = true;
             r->ground_normal = ln;
+            r->ground_landmark = hit.landmark;
             p.y = ly;
         } else if (ln.y > 0) {
             r->steep = true;
@@ -918,6 +940,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
         } else {
             r->wall = true;
             r->wall_normal = si.wall_n;
+            r->wall_landmark = si.wall_lm;
         }
     }
     if (si.ceiling) r->ceiling = true;
@@ -954,6 +977,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
         r->grounded = true; /* on a floor, or in a trough its steep faces (and walls) make */
         r->ground_normal = si.floor ? si.floor_n : sn;
         r->ground_height = p.y;
+        r->ground_landmark = si.floor_lm;
         v.y = 0;
     }
     if (si.ceiling && v.y > 0) v.y = 0;
@@ -961,6 +985,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     if (si.wall) {
         r->wall = true;
         r->wall_normal = si.wall_n;
+        r->wall_landmark = si.wall_lm;
     }
     if (si.steep && !r->grounded) {
         r->steep = true;
@@ -1033,7 +1058,10 @@ void gait_mover_step(const gait_mover *m, gait_mover_state *st, gait_vec3 vel, d
     /* no cast met a landmark: the move cannot have entered one (a start inside one is met by
      * the next step's first cast, which then pushes out) */
     if (r.touched) st->feet = above_terrain(m, push_out(m, st->feet, &pi));
-    if (pi.floor && r.vel.y <= 0) r.grounded = true;
+    if (pi.floor && r.vel.y <= 0 && !r.grounded) {
+        r.grounded = true;
+        r.ground_landmark = pi.floor_lm;
+    }
     st->grounded = r.grounded;
     st->ground_normal = r.grounded ? r.ground_normal : UP;
     if (result) *result = r;
@@ -1041,10 +1069,14 @@ void gait_mover_step(const gait_mover *m, gait_mover_state *st, gait_vec3 vel, d
 
 /* Merges what the push-out met into the move's result. */
 static void merge_push(gait_move_result *r, const push_info *pi, bool may_land) {
-    if (pi->floor && may_land) r->grounded = true;
+    if (pi->floor && may_land && !r->grounded) {
+        r->grounded = true;
+        r->ground_landmark = pi->floor_lm;
+    }
     if (pi->wall && !r->wall) {
         r->wall = true;
         r->wall_normal = pi->wall_n;
+        r->wall_landmark = pi->wall_lm;
         r->wall_terrain = false;
     }
     if (pi->ceiling) {
@@ -1109,6 +1141,8 @@ void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet) {
     *feet = sweep_geometry(m, *feet, d, &hit) ? v3_mad(*feet, d, hit.start_solid ? 0 : hit.fraction)
                                               : v3_add(*feet, d);
 }
+
+double gait__mover_depth(const gait_mover *m, gait_vec3 feet) { return landmark_depth(m, feet); }
 
 /* ---- the parts the body composes its own moves from (mover_internal.h) ------------------- */
 

@@ -23,10 +23,12 @@ typedef struct gait__slide_info {
     bool solid;                 /* a cast started inside something */
     bool floor;                 /* met walkable ground (by its normal, or an edge over it) */
     gait_vec3 floor_n;
+    gait_landmark_id floor_lm;  /* ... of this landmark */
     bool steep;                 /* met an up-facing surface too steep to stand on */
     gait_vec3 steep_n;
     bool wall;                  /* met a surface too steep to walk (not a ceiling) */
     gait_vec3 wall_n;           /* its normal, 3D, out of the wall */
+    gait_landmark_id wall_lm;   /* ... of this landmark */
     bool ceiling;
     bool body;                  /* met another character (gait_mover.bodies) */
     gait_vec3 planes[GAIT__MOVER_MAX_PLANES];
@@ -77,6 +79,9 @@ bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gai
  * by a cast against the landmarks: for moves whose own casts pass the others by (a traversal's
  * path). */
 void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet);
+/* How deep the capsule at feet stands in a landmark (or, with bodies, across another
+ * character's half-space), m; 0 when clear. */
+double gait__mover_depth(const gait_mover *m, gait_vec3 feet);
 /* p, raised onto the terrain when it is below it. */
 gait_vec3 gait__mover_above_terrain(const gait_mover *m, gait_vec3 p);
 bool gait__mover_is_floor(const gait_mover *m, gait_vec3 n);  /* walkable */

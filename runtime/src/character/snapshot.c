@@ -9,6 +9,8 @@
  * copy, before it changes anything. */
 #include "world_internal.h"
 
+#include "collide/collide_motion.h"
+
 #include <string.h>
 
 #include "layouts.h"
@@ -29,8 +31,14 @@ typedef struct snapshot_header {
     uint64_t checksum;          /* FNV-1a of the header, with this member zero, then the payload */
 } snapshot_header;
 
-static size_t payload_size(const gait_world *w) {
+/* The world's record and the slots' records; the moving landmarks' state (collide_motion.h: where
+ * each is, was and is going, checked by its own rules) follows them. */
+static size_t characters_end(const gait_world *w) {
     return sizeof(struct gait_world) + sizeof(gait__character) * (size_t)w->capacity;
+}
+
+static size_t payload_size(const gait_world *w) {
+    return characters_end(w) + gait__motion_state_size(w->collider);
 }
 
 size_t gait_world_snapshot_size(const gait_world *w) {
@@ -96,6 +104,7 @@ gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t c
     unsigned char *rec = payload + sizeof(struct gait_world);
     for (int i = 0; i < w->capacity; i++, rec += sizeof(gait__character))
         save_slot(rec, &w->characters[i]);
+    gait__motion_state_save(w->collider, rec); /* the moving landmarks' poses */
     snapshot_header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, 8);
@@ -198,6 +207,10 @@ gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_
         return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its free slots do not add up (free_head = %d: "
                     "the free list leaves a dead slot out, names a live one, leaves the pool or "
                     "cycles)", world.free_head);
+    if (!gait__motion_state_check(w->collider, payload + characters_end(w),
+                                  (size_t)h.payload_size - characters_end(w)))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its moving landmarks are not this world's (other "
+                    "landmarks, motions or paths, or a pose out of range)");
 
     /* commit: the state members; the host's pointers stay, caches go */
     gait__layout_copy(&gait__world_layout, w, &world, true);
@@ -213,6 +226,7 @@ gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_
         }
     }
     w->count = (int)alive_count;
+    gait__motion_state_restore(w->collider, payload + characters_end(w));
     return GAIT_OK;
 }
 
@@ -273,6 +287,14 @@ static uint64_t hash_motion(uint64_t h, const gait__motion *m) {
     return h;
 }
 
+/* A body's part with moving landmarks (stood on, climbed, left), when the world has any: with
+ * none they change nothing, and the hashes stay as they were before landmarks could move. */
+static uint64_t hash_carry(uint64_t h, const gait__character *ch) {
+    h = hash_u(h, (uint64_t)(uint32_t)ch->body.ground_lm.index1 << 32 | ch->body.ground_lm.generation);
+    h = hash_u(h, (uint64_t)(uint32_t)ch->body.wall_lm.index1 << 32 | ch->body.wall_lm.generation);
+    return hash_v(h, ch->body.inherit);
+}
+
 /* The rest of what the steps read and write: the kit action, the return point, the body's, the
  * traversal's and the crouch's memory, a kit's motion. */
 static uint64_t hash_sim_tail(uint64_t h, const gait__character *ch) {
@@ -300,24 +322,29 @@ uint64_t gait_world_state_hash(const gait_world *w) {
     uint64_t h = GAIT__FNV_BASIS;
     h = hash_d(h, w->clock.accumulator);
     h = hash_u(h, w->steps);
+    bool moving = gait_collider_moving_count(w->collider) > 0;
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
         h = hash_slot(h, ch);
         if (!ch->alive) continue;
         h = hash_sim_tail(hash_presentation(hash_sim_head(h, ch), ch), ch);
+        if (moving) h = hash_carry(h, ch);
     }
-    return h;
+    return gait__motion_state_hash(w->collider, h, gait__fnv1a);
 }
 
 uint64_t gait_world_simulation_hash(const gait_world *w) {
     if (!w) return 0;
     uint64_t h = hash_u(GAIT__FNV_BASIS, w->steps);
+    bool moving = gait_collider_moving_count(w->collider) > 0;
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
         h = hash_slot(h, ch);
-        if (ch->alive) h = hash_sim_tail(hash_sim_head(h, ch), ch);
+        if (!ch->alive) continue;
+        h = hash_sim_tail(hash_sim_head(h, ch), ch);
+        if (moving) h = hash_carry(h, ch);
     }
-    return h;
+    return gait__motion_state_hash(w->collider, h, gait__fnv1a);
 }
 
 uint64_t gait_world_presentation_hash(const gait_world *w) {

@@ -129,6 +129,26 @@ static motion motion_of(gait_state from, gait_state state) {
     return MOTION_BODY;
 }
 
+/* What the body stands on after its move, when that moves: the landmark, its velocity under the
+ * feet, and whether it holds the body inside it (crushed). Read only: nothing here feeds the
+ * next step. */
+static void carrier(const gait_collider *col, gait_gather *gather, gait__character *ch,
+                    const gait_locomotion *num, double dt) {
+    static const gait_landmark_id none = GAIT_NULL_ID_INIT;
+    ch->carrier = none;
+    ch->carrier_velocity = v3(0, 0, 0);
+    ch->crushed = false;
+    if (gait_collider_moving_count(col) == 0) return;
+    gait_landmark_id lm = ch->body.on_ground ? ch->body.ground_lm : none;
+    gait_vec3 after;
+    if (lm.index1 && gait_collider_landmark_moving(col, lm) &&
+        gait_collider_landmark_carry(col, lm, ch->position, &after, NULL) == GAIT_OK) {
+        ch->carrier = lm;
+        ch->carrier_velocity = v3_scale(v3_sub(after, ch->position), 1.0 / dt);
+    }
+    ch->crushed = gait__body_crushed(col, gather, ch, num);
+}
+
 static void move(gait_world *w, gait_character_id id, gait__character *ch,
                  const gait__intent *in, const gait_locomotion *num, const gait__gates_out *g,
                  gait_state from, double dt, gait_gather *gather) {
@@ -140,7 +160,13 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
     if (g->drop) gait__crouch_drop(&ch->crouch, col, &ch->position, num);
     ch->prev_position = ch->position;
     ch->prev_yaw = ch->yaw;
-    switch (motion_of(from, ch->phase.state)) {
+    motion mo = motion_of(from, ch->phase.state);
+    /* a moving landmark under the body (or climbed) carries it first, or hands it its velocity
+     * as it leaves (body.c); what the body then does is its own move from there */
+    gait__carry carry;
+    memset(&carry, 0, sizeof carry);
+    if (mo != MOTION_RETURN) gait__body_carry(col, gather, others, ch, num, dt, &carry);
+    switch (mo) {
     case MOTION_RETURN:
         /* a drowned body comes back where its stamina was last full on foot, refilled */
         ch->position = ch->return_point;
@@ -162,8 +188,10 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
         break;
     case MOTION_BODY:
         gait__body_move(col, gather, others, ch, in, num, from, dt);
+        gait__body_leave(ch, &carry);
         break;
     }
+    carrier(col, gather, ch, num, dt);
 }
 
 /* ---- one character, one step ------------------------------------------------------------- */

@@ -214,6 +214,8 @@ gait_status gait_world_step(gait_world *w) {
     w->stepping = true;
     double dt = w->clock.step_seconds;
     w->step_dt = dt;
+    /* the moving landmarks to this step's poses: every query of the step sees them there */
+    gait_collider_advance(w->collider, dt);
     /* the picture every character's contact with the others is resolved against */
     gait__crowd_build(&w->crowd, w);
     /* the characters with no hook, in parallel ranges when there are workers; then those with

@@ -87,6 +87,7 @@ gait_collider *gait_collider_create(const gait_collider_def *def) {
     c->free_count = d.max_landmarks;
     for (int i = 0; i < GAIT__GRID_BUCKETS; i++) c->bucket[i] = -1;
     c->big_head = -1;
+    c->moving_head = -1;
     return c;
 }
 
@@ -99,6 +100,8 @@ static void landmark_free(gait_collider *c, gait__landmark *lm) {
         gait__free(&c->hooks, lm->dup_start, ((size_t)lm->groups + 1) * sizeof *lm->dup_start);
         gait__free(&c->hooks, lm->dup_index, (size_t)lm->dups * sizeof *lm->dup_index);
     }
+    /* a moving landmark's path (a removed one's was freed as it stopped moving) */
+    gait__free(&c->hooks, lm->motion.path, (size_t)lm->motion.path_count * sizeof *lm->motion.path);
     gait__free(&c->hooks, lm, sizeof *lm);
 }
 
@@ -161,6 +164,7 @@ static gait_status terrain_replace(gait_collider *c, int nx, int nz, double cell
     c->terrain.hmax = hi;
     c->terrain.bytes = bytes;
     c->revision++;
+    c->static_revision++;
     ok(c);
     return GAIT_OK;
 }
@@ -171,6 +175,7 @@ gait_status gait_collider_set_terrain(gait_collider *c, const gait_heightfield_d
         gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
         memset(&c->terrain, 0, sizeof c->terrain);
         c->revision++;
+        c->static_revision++;
         ok(c);
         return GAIT_OK;
     }
@@ -707,8 +712,10 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
             if (tris[t].v[k] < lo[k % 3]) lo[k % 3] = tris[t].v[k];
             if (tris[t].v[k] > hi[k % 3]) hi[k % 3] = tris[t].v[k];
         }
-    lm->bmin = v3_add(def->offset, v3(lo[0], lo[1], lo[2]));
-    lm->bmax = v3_add(def->offset, v3(hi[0], hi[1], hi[2]));
+    lm->lbmin = v3(lo[0], lo[1], lo[2]);
+    lm->lbmax = v3(hi[0], hi[1], hi[2]);
+    lm->bmin = v3_add(def->offset, lm->lbmin);
+    lm->bmax = v3_add(def->offset, lm->lbmax);
 
     int s = c->free_stack[--c->free_count];
     c->slot[s] = lm;
@@ -719,6 +726,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     box[3] = lm->bmax.x; box[4] = lm->bmax.y; box[5] = lm->bmax.z;
     c->live++;
     c->revision++;
+    c->static_revision++;
     grid_insert(c, s, lm);
     if (out_id) {
         out_id->index1 = s + 1;
@@ -750,7 +758,9 @@ gait_status gait_collider_remove_landmark(gait_collider *c, gait_landmark_id id)
     }
     c->live--;
     c->revision++;
-    grid_unlink(c, s, lm);
+    c->static_revision++;
+    if (lm->moving) gait__motion_release(c, s, lm);
+    else grid_unlink(c, s, lm);
     landmark_free(c, lm);
     c->slot[s] = NULL;
     c->generation[s]++;

@@ -60,9 +60,33 @@ typedef struct gait__bnode {
 /* Traversal stack: each pop pushes at most 4, so 3 per level plus one is never exceeded. */
 #define GAIT__STACK_SIZE (3 * GAIT__BVH_DEPTH_MAX + 4)
 
+/* A moving (kinematic) landmark's motion (collide_motion.c): where it is this step, where it was
+ * the step before (what stands on it is carried by the difference), and what moves it. */
+enum { GAIT__MOTION_HELD = 0, GAIT__MOTION_VELOCITY, GAIT__MOTION_PATH };
+
+typedef struct gait__motion {
+    gait_transform cur, prev;   /* this step's pose and the last step's */
+    gait_transform target;      /* the host's pose for the next step (has_target) */
+    bool has_target;
+    int mode;                   /* GAIT__MOTION_* */
+    gait_vec3 velocity;         /* m/s (VELOCITY) */
+    gait_vec3 angular;          /* rad/s about the landmark's position, world axes (VELOCITY) */
+    gait_transform *path;       /* PATH: the poses it passes through, in a loop */
+    int path_count;
+    double period;              /* s for the whole loop (PATH) */
+    double time;                /* s into the loop (PATH) */
+} gait__motion;
+
 typedef struct gait__landmark {
     gait_vec3 origin;           /* world position of the local frame (m) */
+    /* a moving landmark: its local frame is also turned (rot, local -> world, row-major) when
+     * `rotated`; its tree stays in the local frame, so moving it costs nothing per triangle */
+    bool moving;
+    bool rotated;
+    double rot[9];
+    gait__motion motion;
     gait_vec3 bmin, bmax;       /* world bounds (m) */
+    gait_vec3 lbmin, lbmax;     /* bounds in its own frame (m) */
     gait__ltri *tris;           /* one of each coincident group (its lowest index) */
     float (*tbox)[6];           /* each stored triangle's box (min xyz, max xyz), as tris */
     int tri_count;              /* stored in tris */
@@ -81,6 +105,7 @@ typedef struct gait__landmark {
     int grid_next;              /* next slot in its grid bucket (or the big list), -1 ends */
     int32_t gx, gz;             /* its grid cell (of bmin); unused when big */
     bool big;                   /* wider than a grid cell: on the big list, always tested */
+    /* (a moving landmark is on neither the grid nor the big list: on the moving list) */
     size_t bytes;
 } gait__landmark;
 
@@ -127,8 +152,28 @@ struct gait_collider {
     int *dense_slot;            /* live landmarks: their slot */
     double *dense_box;          /* live landmarks: world bounds, 6 doubles (min xyz, max xyz) */
     int live;
-    uint64_t revision;          /* bumped by every landmark add and remove (gait_collider_revision) */
+    uint64_t revision;          /* bumped by every change a query can see, moves included
+                                   (gait_collider_revision) */
+    uint64_t static_revision;   /* ... and this one by every change but a move: caches that leave
+                                   moving landmarks out key on it (gathers, open-country caches) */
+    int moving_head;            /* the moving landmarks' list (through grid_next), -1 ends */
+    int moving_count;
+    double last_dt;             /* s of the last advance */
 };
+
+/* A point of a landmark's local frame in the world, and a world direction in its frame. */
+static inline gait_vec3 gait__lm_to_world(const gait__landmark *lm, gait_vec3 p) {
+    if (!lm->rotated) return v3_add(lm->origin, p);
+    const double *r = lm->rot;
+    return v3(lm->origin.x + r[0] * p.x + r[1] * p.y + r[2] * p.z,
+              lm->origin.y + r[3] * p.x + r[4] * p.y + r[5] * p.z,
+              lm->origin.z + r[6] * p.x + r[7] * p.y + r[8] * p.z);
+}
+
+/* ---- motion (collide_motion.c) ------------------------------------------------------------ */
+
+/* Frees a landmark's path; unlinks it from the moving list when it moves. */
+void gait__motion_release(gait_collider *c, int slot, gait__landmark *lm);
 
 /* ---- kernels (collide_geom.c): doubles, one triangle at a time ---------------------------- */
 

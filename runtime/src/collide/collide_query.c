@@ -34,8 +34,10 @@ typedef struct query {
     gait_vec3 p, q, d;
     double r;
     gait_vec3 lo, hi;           /* world bounds of everything the query can touch */
-    /* the shape in the current frame (landmark or terrain origin subtracted) */
-    gait_vec3 lp, lq, llo, lhi, lcen, lext;
+    /* the shape in the current frame (landmark or terrain origin subtracted; a turned moving
+     * landmark's turn undone) and its motion there */
+    gait_vec3 lp, lq, ld, llo, lhi, lcen, lext;
+    const double *rot;          /* the frame's turn (local -> world), NULL when it has none */
     float flo[3], fhi[3];       /* llo rounded up, lhi rounded down, to floats (see above) */
     gait_vec3 origin;
     bool framed;                /* the frame above is set (for `origin`) */
@@ -159,6 +161,22 @@ static void sort_contacts(gait_contact_point *a, int n) {
     }
 }
 
+/* A point of the query's frame in the world, a direction of it turned out into the world. */
+static inline gait_vec3 turn_out(const query *qy, gait_vec3 v) {
+    const double *r = qy->rot;
+    if (!r) return v;
+    return v3(r[0] * v.x + r[1] * v.y + r[2] * v.z, r[3] * v.x + r[4] * v.y + r[5] * v.z,
+              r[6] * v.x + r[7] * v.y + r[8] * v.z);
+}
+static inline gait_vec3 to_world(const query *qy, gait_vec3 p) {
+    return v3_add(qy->origin, turn_out(qy, p));
+}
+/* A world direction into the query's frame. */
+static inline gait_vec3 turn_in(const double *r, gait_vec3 v) {
+    return v3(r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
+              r[2] * v.x + r[5] * v.y + r[8] * v.z);
+}
+
 /* A candidate triangle through the kernel. flags carries its coincident group (landmark
  * triangles; 0 for terrain): an overlap reports the group's other indices with the same
  * contact, lowest first, while they still make the list; a sweep's hit is the group's first
@@ -168,8 +186,8 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
         gait__tri_contact ct;
         if (!gait__capsule_tri(qy->lp, qy->lq, qy->r, t, &ct, !qy->brute, memo)) return;
         gait_contact_point cp;
-        cp.point = v3_add(qy->origin, ct.point);
-        cp.normal = ct.normal;
+        cp.point = to_world(qy, ct.point);
+        cp.normal = turn_out(qy, ct.normal);
         cp.depth = ct.depth;
         cp.cls = classify(qy, ct.normal);
         cp.landmark = qy->lm;
@@ -185,15 +203,16 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
         return;
     }
     gait__tri_hit h;
-    bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->d, t, &h)
-                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->d, t, &h, !qy->brute,
+    bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->ld, t, &h)
+                                 : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->ld, t, &h, !qy->brute,
                                                    qy->found ? qy->best_t : 1.0, memo);
     if (!hit || !better(qy, h.t, qy->lm.index1, tri_index)) return;
     qy->found = true;
     qy->best_t = h.t;
     qy->best_lm = qy->lm.index1;
     qy->best_tri = tri_index;
-    h.point = v3_add(qy->origin, h.point);
+    h.point = to_world(qy, h.point);
+    h.normal = turn_out(qy, h.normal);
     qy->best = h;
     qy->best_id = qy->lm;
 }
@@ -206,17 +225,32 @@ static inline bool same_point(gait_vec3 a, gait_vec3 b) {
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
-/* Moves the query into a frame whose origin is `o`. Landmarks of one origin (a level's meshes,
- * all placed at the world's) share the frame: what it would work out again is already there,
- * the same bits. */
-static void set_frame(query *qy, gait_vec3 o) {
-    if (qy->framed && same_point(o, qy->origin)) return;
+/* Moves the query into a frame whose origin is `o`, turned by `rot` (local -> world; NULL: no
+ * turn). Landmarks of one origin and no turn (a level's meshes, all placed at the world's) share
+ * the frame: what it would work out again is already there, the same bits. */
+static void set_frame_turned(query *qy, gait_vec3 o, const double *rot) {
+    if (qy->framed && !rot && !qy->rot && same_point(o, qy->origin)) return;
     qy->framed = true;
     qy->origin = o;
-    qy->lp = v3_sub(qy->p, o);
-    qy->lq = v3_sub(qy->q, o);
-    qy->llo = v3_sub(qy->lo, o);
-    qy->lhi = v3_sub(qy->hi, o);
+    qy->rot = rot;
+    if (!rot) {
+        qy->lp = v3_sub(qy->p, o);
+        qy->lq = v3_sub(qy->q, o);
+        qy->ld = qy->d;
+        qy->llo = v3_sub(qy->lo, o);
+        qy->lhi = v3_sub(qy->hi, o);
+    } else {
+        /* turned: the shape's ends and motion into the frame, its box from them */
+        qy->lp = turn_in(rot, v3_sub(qy->p, o));
+        qy->lq = turn_in(rot, v3_sub(qy->q, o));
+        qy->ld = turn_in(rot, qy->d);
+        gait_vec3 a = box_min(qy->lp, qy->lq), b = box_max(qy->lp, qy->lq);
+        a = box_min(a, v3_add(a, qy->ld));
+        b = box_max(b, v3_add(b, qy->ld));
+        double g = qy->r + 1e-6 + 1e-9 * (1 + v3_len(qy->lp) + v3_len(qy->ld));
+        qy->llo = v3_sub(a, v3(g, g, g));
+        qy->lhi = v3_add(b, v3(g, g, g));
+    }
     qy->flo[0] = float_up(qy->llo.x);
     qy->flo[1] = float_up(qy->llo.y);
     qy->flo[2] = float_up(qy->llo.z);
@@ -229,9 +263,12 @@ static void set_frame(query *qy, gait_vec3 o) {
     if (qy->kind != Q_SWEEP && qy->kind != Q_RAY) return;
     gait_vec3 a = box_min(qy->lp, qy->lq), b = box_max(qy->lp, qy->lq);
     qy->lcen = v3_scale(v3_add(a, b), 0.5);
+    /* (a turned frame's is the same shape: a capsule's ends turn, its radius does not) */
     double g = qy->r + 1e-6;
     qy->lext = v3_add(v3_scale(v3_sub(b, a), 0.5), v3(g, g, g));
 }
+
+static void set_frame(query *qy, gait_vec3 o) { set_frame_turned(qy, o, NULL); }
 
 /* ---- terrain ---------------------------------------------------------------------------- */
 
@@ -329,11 +366,30 @@ static inline void ltri_to_tri(const float *v, uint32_t flags, gait__tri *t) {
 /* Whether a triangle (its float box, landmark-local) lies in the filter's ignore region. */
 static bool region_skips(const query *qy, const float lo[3], const float hi[3]) {
     const gait_filter *f = qy->f;
-    double o[3] = {qy->origin.x, qy->origin.y, qy->origin.z};
     double rlo[3] = {f->region_min.x, f->region_min.y, f->region_min.z};
     double rhi[3] = {f->region_max.x, f->region_max.y, f->region_max.z};
+    double wlo[3], whi[3];
+    if (!qy->rot) {
+        double o[3] = {qy->origin.x, qy->origin.y, qy->origin.z};
+        for (int a = 0; a < 3; a++) {
+            wlo[a] = o[a] + lo[a];
+            whi[a] = o[a] + hi[a];
+        }
+    } else { /* the local box turned out: its world bounds */
+        const double *r = qy->rot;
+        gait_vec3 c = to_world(qy, v3(0.5 * ((double)lo[0] + hi[0]), 0.5 * ((double)lo[1] + hi[1]),
+                                      0.5 * ((double)lo[2] + hi[2])));
+        double e[3] = {0.5 * ((double)hi[0] - lo[0]), 0.5 * ((double)hi[1] - lo[1]),
+                       0.5 * ((double)hi[2] - lo[2])};
+        double cc[3] = {c.x, c.y, c.z};
+        for (int a = 0; a < 3; a++) {
+            double ext = fabs(r[3 * a]) * e[0] + fabs(r[3 * a + 1]) * e[1] + fabs(r[3 * a + 2]) * e[2];
+            wlo[a] = cc[a] - ext;
+            whi[a] = cc[a] + ext;
+        }
+    }
     for (int a = 0; a < 3; a++)
-        if (o[a] + hi[a] < rlo[a] || o[a] + lo[a] > rhi[a]) return false;
+        if (whi[a] < rlo[a] || wlo[a] > rhi[a]) return false;
     return true;
 }
 
@@ -401,9 +457,10 @@ static inline unsigned node_hits(const gait__bnode *nd, const float lo[3], const
 #endif
 }
 
-/* Sets the query's landmark; false when the filter ignores the whole of it. */
-static bool enter_landmark(query *qy, int slot, gait_vec3 origin) {
-    set_frame(qy, origin);
+/* Sets the query's landmark (its frame at origin, turned by rot when not NULL); false when the
+ * filter ignores the whole of it. */
+static bool enter_landmark(query *qy, int slot, gait_vec3 origin, const double *rot) {
+    set_frame_turned(qy, origin, rot);
     qy->lm.index1 = slot + 1;
     qy->lm.generation = qy->c->generation[slot];
     qy->lmp = qy->c->slot[slot];
@@ -425,7 +482,7 @@ static bool is_timed(const query *qy) {
 
 static void walk_landmark(query *qy, int slot) {
     const gait__landmark *lm = qy->c->slot[slot];
-    if (!enter_landmark(qy, slot, lm->origin)) return;
+    if (!enter_landmark(qy, slot, lm->origin, lm->rotated ? lm->rot : NULL)) return;
     if (qy->brute) {
         leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count);
         return;
@@ -463,7 +520,7 @@ static void walk_landmark(query *qy, int slot) {
             double e = 0;
             double lo[3] = {nd->min[0][k], nd->min[1][k], nd->min[2][k]};
             double hi[3] = {nd->max[0][k], nd->max[1][k], nd->max[2][k]};
-            if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
+            if (!slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, &e)) continue;
             if (qy->found && e > qy->best_t) continue;
             /* nearest first: insertion by entry time */
             int at = nk++;
@@ -494,6 +551,8 @@ static bool box_reached(const query *qy, const gait__landmark *lm) {
 static void gather_end_landmark(query *qy, int slot);
 
 static void visit_landmark(query *qy, int slot) {
+    /* a gather keeps the static landmarks only (it stays valid while moving ones move) */
+    if (qy->c->slot[slot]->moving && (qy->kind == Q_GATHER || (qy->f && qy->f->skip_moving))) return;
     if (qy->kind == Q_GATHER) qy->run_first = qy->g->count;
     walk_landmark(qy, slot);
     if (qy->kind == Q_GATHER) gather_end_landmark(qy, slot);
@@ -526,6 +585,8 @@ static void walk(query *qy) {
         return;
     }
     for (int s = c->big_head; s >= 0; s = c->slot[s]->grid_next)
+        if (box_reached(qy, c->slot[s])) visit_landmark(qy, s);
+    for (int s = c->moving_head; s >= 0; s = c->slot[s]->grid_next)
         if (box_reached(qy, c->slot[s])) visit_landmark(qy, s);
     for (int32_t gz = (int32_t)cz0; gz <= (int32_t)cz1; gz++)
         for (int32_t gx = (int32_t)cx0; gx <= (int32_t)cx1; gx++)
@@ -656,7 +717,7 @@ static void gather_end_landmark(query *qy, int slot) {
 
 /* Whether the gather holds every landmark triangle a query of box [lo, hi] can meet. */
 static bool gather_holds(const gait_gather *g, const gait_collider *c, gait_vec3 lo, gait_vec3 hi) {
-    return g->internal && g->collider == c && !g->overflow && g->revision == c->revision &&
+    return g->internal && g->collider == c && !g->overflow && g->revision == c->static_revision &&
            lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
            hi.y <= g->hi.y && hi.z <= g->hi.z;
 }
@@ -707,7 +768,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
     bool timed = is_timed(qy);
     for (int r = 0; r < m->runs; r++) {
         const gather_run *run = &m->run[r];
-        if (!enter_landmark(qy, run->slot, run->origin)) continue;
+        if (!enter_landmark(qy, run->slot, run->origin, NULL)) continue; /* static ones only */
         double when[GATHER_SORT];
         int order[GATHER_SORT], ns = 0;
         int end = run->first + run->count;
@@ -729,7 +790,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
                 double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
                 double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
                 double e;
-                if (!slab(qy->lcen, qy->d, lo, hi, qy->lext, 1.0, &e)) continue;
+                if (!slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, &e)) continue;
                 int at = ns++;
                 while (at > 0 && when[at - 1] > e) {
                     when[at] = when[at - 1];
@@ -745,6 +806,9 @@ static void walk_gathered(query *qy, gait_gather *g) {
             gathered_tri(qy, m, order[k]);
         }
     }
+    /* the moving landmarks are never gathered: through their trees, where they are now */
+    for (int s = c->moving_head; s >= 0; s = c->slot[s]->grid_next)
+        if (box_reached(qy, c->slot[s])) visit_landmark(qy, s);
 }
 
 /* ---- setup and the public entry points -------------------------------------------------- */
@@ -811,7 +875,8 @@ static void motion_box(const query *qy, double t, gait_vec3 *lo, gait_vec3 *hi) 
  * gather, every triangle that could be met at or before t was gathered, so that hit is the
  * trees' too. */
 static void run(query *qy, gait_gather *g) {
-    if (!g || !g->internal || g->collider != qy->c || g->overflow || g->revision != qy->c->revision) {
+    if (!g || !g->internal || g->collider != qy->c || g->overflow ||
+        g->revision != qy->c->static_revision) {
         walk(qy);
         return;
     }
@@ -943,7 +1008,7 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
     if (!c || !v3_finite(lo) || !v3_finite(hi) || !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
         return GAIT_ERR_INVALID_ARGUMENT;
     g->collider = c;
-    g->revision = c->revision;
+    g->revision = c->static_revision;
     g->lo = lo;
     g->hi = hi;
     /* a box query of the landmarks alone: the terrain is read per query (it is a function) */
@@ -992,6 +1057,8 @@ bool gait_gather_level_free(const gait_gather *g, gait_vec3 lo, gait_vec3 hi, do
     if (!(f && f->skip_terrain) && terrain_may_reach(&c->terrain, lo, hi)) return false;
     if (f && f->skip_landmarks) return true;
     if (!gather_holds(g, c, lo, hi)) return false;
+    /* a moving landmark is never gathered: one in the box may hold a level surface */
+    if (gait_collider_moving_near(c, lo, hi)) return false;
     /* |n.y| >= cos(slope) of a unit normal, as n.y^2 >= k^2 |n|^2 for the unnormalised cross
      * product, with 1e-9 to spare for the kernels' rounding of the normal */
     double k = cos(slope) - 1e-9;
