@@ -12,6 +12,7 @@ layout(location = 2) in vec3 a_color;
 
 uniform mat4 u_view_proj;
 uniform vec3 u_offset;
+uniform mat3 u_model;         // a moving landmark's turn (identity for everything else)
 uniform vec3 u_sun_dir;       // unit, towards the sun
 uniform vec3 u_sun_color;
 uniform vec3 u_sky_color;     // ambient from above
@@ -25,10 +26,10 @@ out vec3 v_normal;
 out vec4 v_color;   // lit and fogged; a = fog amount (for the water's own shading)
 
 void main() {
-    vec3 p = a_pos + u_offset;
+    vec3 p = u_model * a_pos + u_offset;
     v_pos = p;
-    v_normal = a_normal;
-    vec3 n = a_normal;
+    v_normal = u_model * a_normal;
+    vec3 n = v_normal;
     // Two-sided: light the side facing the eye (thin shapes, water seen from below).
     if (dot(n, -p) < 0.0) n = -n;
     float diffuse = max(dot(n, u_sun_dir), 0.0);

@@ -36,6 +36,43 @@ local function beside(path, dir, name, what)
   return dir .. "/" .. name
 end
 
+-- A landmark's `motion` (see scripts/worlds/default.lua's header): a path of offsets from where
+-- it was placed, {dx, dy, dz[, yaw]} (m, rad), looped over `period` s; or a velocity (m/s) and an
+-- angular velocity (rad/s about world axes through its anchor).
+local motion_keys = { path = true, period = true, velocity = true, angular_velocity = true }
+local function set_motion(path, i, landmark, motion, at)
+  local where = string.format("%s: landmark %d: motion", path, i)
+  if type(motion) ~= "table" then error(where .. " must be a table", 0) end
+  for k in pairs(motion) do
+    if not motion_keys[k] then
+      error(string.format("%s: unknown key %q (path, period, velocity, angular_velocity)", where,
+        tostring(k)), 0)
+    end
+  end
+  local ok, err
+  if motion.path ~= nil then
+    if motion.velocity ~= nil or motion.angular_velocity ~= nil then
+      error(where .. ": a path or a velocity, not both", 0)
+    end
+    if type(motion.path) ~= "table" or type(motion.period) ~= "number" then
+      error(where .. ": path = {{dx, dy, dz[, yaw]}, ...} and period = s", 0)
+    end
+    local poses = {}
+    for k, p in ipairs(motion.path) do
+      if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number"
+          or type(p[3]) ~= "number" or (p[4] ~= nil and type(p[4]) ~= "number") then
+        error(string.format("%s: path[%d] must be {dx, dy, dz[, yaw]} (numbers)", where, k), 0)
+      end
+      poses[k] = { position = { at[1] + p[1], at[2] + p[2], at[3] + p[3] }, yaw = p[4] or 0 }
+    end
+    ok, err = pcall(landmark.set_path, landmark, { poses = poses, period = motion.period })
+  else
+    ok, err = pcall(landmark.set_velocity, landmark, { velocity = motion.velocity,
+      angular_velocity = motion.angular_velocity })
+  end
+  if not ok then error(where .. ": " .. tostring(err), 0) end
+end
+
 -- Fills an existing world (terrain, water, landmarks, gadgets) and spawns the player in it.
 function M.load_into(w, path)
   local data, dir = M.read(path)
@@ -73,6 +110,7 @@ function M.load_into(w, path)
     if not landmark then
       error(string.format("%s: landmark %d (%s): %s", path, i, tostring(mesh.name), tostring(err)), 0)
     end
+    if lm.motion ~= nil then set_motion(path, i, landmark, lm.motion, {at[1], y, at[3]}) end
   end
   -- Traversal gadgets (updraft, wind, grapple, bounce: lua/README.md), after the terrain so
   -- on_ground heights read it; w:add_gadget checks every key.

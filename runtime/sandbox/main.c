@@ -1055,6 +1055,8 @@ static int run(sb_app *app) {
         }
 
         sb_renderer_sync_scene(app->renderer, &app->scene, gait_world_collider_const(app->world));
+        sb_renderer_move_landmarks(app->renderer, gait_world_collider_const(app->world),
+                                   gait_world_alpha(app->world));
         /* The debug view shows the level's own triangles. */
         sb_renderer_set_wireframe(app->renderer, app->scene.level_first, app->debug ? app->scene.level_count : 0);
         sb_renderer_draw(app->renderer, &app->scene, &app->view, &chd, lines->v, lines->n, underwater);

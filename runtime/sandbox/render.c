@@ -12,10 +12,15 @@
 #include <string.h>
 #include <time.h>
 
+static const float IDENTITY3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
 typedef struct gpu_mesh {
     GLuint vao, vbo, ebo;
     int count;                   /* vertices (or indices when ebo) */
     gait_vec3 offset;
+    gait_landmark_id landmark;   /* the landmark it draws (null: not one) */
+    bool turned;                 /* a moving landmark's turn, in model (row-major) */
+    float model[9];
 } gpu_mesh;
 
 /* The terrain is drawn in square chunks, each culled against the view frustum and drawn at a
@@ -34,8 +39,8 @@ typedef struct hud_vertex {
 
 /* Uniforms of the programs built on lit.vert (lit.frag: everything; water.frag: the water). */
 typedef struct lit_uniforms {
-    GLint view_proj, offset, sun_dir, sun_color, sky_color, ground_color, fog_color, fog_density,
-        tint, specular;
+    GLint view_proj, offset, model, sun_dir, sun_color, sky_color, ground_color, fog_color,
+        fog_density, tint, specular;
 } lit_uniforms;
 
 struct sb_renderer {
@@ -333,16 +338,35 @@ void sb_renderer_sync_scene(sb_renderer *r, const sb_scene *s, const gait_collid
     build_water(r, s);
     for (int i = 0; i < s->landmark_count; i++) {
         const sb_draw_mesh *m = &s->meshes[i];
-        mesh_upload(&r->landmarks[r->landmark_count++], m->verts, m->count, NULL, 0, m->offset);
+        mesh_upload(&r->landmarks[r->landmark_count], m->verts, m->count, NULL, 0, m->offset);
+        r->landmarks[r->landmark_count++].landmark = s->landmarks[i];
     }
     r->scene_generation = s->generation;
+}
+
+void sb_renderer_move_landmarks(sb_renderer *r, const gait_collider *col, double alpha) {
+    if (gait_collider_moving_count(col) == 0) return;
+    for (int i = 0; i < r->landmark_count; i++) {
+        gpu_mesh *m = &r->landmarks[i];
+        gait_transform t;
+        if (!gait_collider_landmark_moving(col, m->landmark) ||
+            gait_collider_landmark_drawn(col, m->landmark, alpha, &t) != GAIT_OK)
+            continue;
+        m->offset = t.position;
+        double x = t.rotation[0], y = t.rotation[1], z = t.rotation[2], w = t.rotation[3];
+        double rm[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+                        2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+                        2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
+        for (int k = 0; k < 9; k++) m->model[k] = (float)rm[k];
+        m->turned = true;
+    }
 }
 
 /* ---- create / destroy --------------------------------------------------------------------- */
 
 static void lit_locations(GLuint prog, lit_uniforms *u) {
 #define UL(name) u->name = glGetUniformLocation(prog, "u_" #name)
-    UL(view_proj); UL(offset); UL(sun_dir); UL(sun_color); UL(sky_color); UL(ground_color);
+    UL(view_proj); UL(offset); UL(model); UL(sun_dir); UL(sun_color); UL(sky_color); UL(ground_color);
     UL(fog_color); UL(fog_density); UL(tint); UL(specular);
 #undef UL
 }
@@ -642,6 +666,7 @@ static void set_lit(GLuint prog, const lit_uniforms *u, mat4 vp, bool underwater
     glm_vec3_normalize_to((float *)sun, sun_dir);
     glUseProgram(prog);
     glUniformMatrix4fv(u->view_proj, 1, GL_FALSE, (const float *)vp);
+    glUniformMatrix3fv(u->model, 1, GL_TRUE, IDENTITY3);
     glUniform3fv(u->sun_dir, 1, sun_dir);
     glUniform3f(u->sun_color, 0.95f, 0.90f, 0.80f);
     glUniform3f(u->sky_color, 0.55f, 0.65f, 0.82f);
@@ -661,6 +686,7 @@ static void draw_mesh(const lit_uniforms *u, const gpu_mesh *m, gait_vec3 eye) {
     if (!m->vao || m->count == 0) return;
     glUniform3f(u->offset, (float)(m->offset.x - eye.x), (float)(m->offset.y - eye.y),
                 (float)(m->offset.z - eye.z));
+    glUniformMatrix3fv(u->model, 1, GL_TRUE, m->turned ? m->model : IDENTITY3);
     glBindVertexArray(m->vao);
     if (m->ebo) glDrawElements(GL_TRIANGLES, m->count, GL_UNSIGNED_INT, 0);
     else glDrawArrays(GL_TRIANGLES, 0, m->count);
@@ -847,6 +873,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
     bool faded = ch && ch->alpha < 0.999f;
     if (r->dyn_count && !faded) draw_dyn(r, 0, r->dyn_count);
     for (int i = 0; i < r->landmark_count; i++) draw_mesh(&r->ul, &r->landmarks[i], eye);
+    glUniformMatrix3fv(r->ul.model, 1, GL_TRUE, IDENTITY3);
     draw_terrain(r, vp, eye);
     if (r->wire_count > 0) {
         /* Every triangle's edges, dark, pulled towards the eye so they win the depth test. */
@@ -856,6 +883,7 @@ void sb_renderer_draw(sb_renderer *r, const sb_scene *scene, const sb_view *view
         glUniform4f(r->ul.tint, 0.15f, 0.15f, 0.15f, 1);
         for (int i = r->wire_first; i < r->wire_first + r->wire_count && i < r->landmark_count; i++)
             draw_mesh(&r->ul, &r->landmarks[i], eye);
+        glUniformMatrix3fv(r->ul.model, 1, GL_TRUE, IDENTITY3);
         glUniform4f(r->ul.tint, 1, 1, 1, 1);
         glDisable(GL_POLYGON_OFFSET_LINE);
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);

@@ -27,6 +27,7 @@
 
 #define SB_PATH_MAX 1024
 #define SB_MAX_LANDMARKS 2048      /* world-file landmarks and a level's meshes together */
+#define SB_MAX_PATH 16             /* points of a moving landmark's path in a world file */
 #define SB_MAX_WATER 32
 #define SB_MAX_GADGETS 64
 #define SB_ERROR_MAX 2048
@@ -213,6 +214,8 @@ sb_renderer *sb_renderer_create(const char *shader_dir, char *err, size_t cap);
 void sb_renderer_destroy(sb_renderer *r);
 /* Re-uploads the scene's terrain and landmarks when its generation changed. */
 void sb_renderer_sync_scene(sb_renderer *r, const sb_scene *scene, const gait_collider *collider);
+/* Puts the moving landmarks where they are drawn this frame (blended by the world's alpha). */
+void sb_renderer_move_landmarks(sb_renderer *r, const gait_collider *collider, double alpha);
 
 typedef struct sb_character_draw {
     gait_pose pose;

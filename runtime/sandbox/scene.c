@@ -27,6 +27,13 @@ typedef struct pending_landmark {
     int vertex_count;
     uint32_t *indices;
     int triangle_count;
+    /* `motion` (see scripts/worlds/default.lua): a path of offsets from `at` looped over a
+     * period, or a velocity and an angular velocity; none: it stands still */
+    int motion;                  /* 0 none, 1 path, 2 velocity */
+    int path_count;
+    double path[SB_MAX_PATH][4]; /* dx, dy, dz (m), yaw (rad) */
+    double period;               /* s */
+    gait_vec3 velocity, angular; /* m/s, rad/s */
 } pending_landmark;
 
 typedef struct pending_world {
@@ -127,6 +134,98 @@ static bool read_float_array(lua_State *L, const char *key, float **out, int *co
     return true;
 }
 
+/* landmarks[i].motion, the table at the top of the stack (as gait.worldfile reads it). */
+static bool read_motion(lua_State *L, pending_landmark *pl, const char *where, char *err, size_t cap) {
+    char at[96];
+    snprintf(at, sizeof at, "%s.motion", where);
+    if (!lua_istable(L, -1)) { snprintf(err, cap, "%s: expected a table", at); return false; }
+    static const char *const keys[] = {"path", "period", "velocity", "angular_velocity"};
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pop(L, 1);
+        bool known = false;
+        for (int k = 0; k < 4; k++) known = known || (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), keys[k]) == 0);
+        if (!known) {
+            snprintf(err, cap, "%s: unknown key %s (path, period, velocity, angular_velocity)", at,
+                     lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a string)");
+            lua_pop(L, 1);
+            return false;
+        }
+    }
+    lua_getfield(L, -1, "path");
+    bool has_path = !lua_isnil(L, -1);
+    if (has_path) {
+        int n = lua_istable(L, -1) ? (int)lua_objlen(L, -1) : 0;
+        if (n < 2 || n > SB_MAX_PATH) {
+            snprintf(err, cap, "%s.path: expected 2..%d points {dx, dy, dz[, yaw]}", at, SB_MAX_PATH);
+            lua_pop(L, 1);
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            if (!lua_istable(L, -1)) {
+                snprintf(err, cap, "%s.path[%d]: expected {dx, dy, dz[, yaw]}", at, i + 1);
+                lua_pop(L, 2);
+                return false;
+            }
+            int len = (int)lua_objlen(L, -1);
+            for (int k = 0; k < 4; k++) {
+                lua_rawgeti(L, -1, k + 1);
+                bool num = lua_type(L, -1) == LUA_TNUMBER && isfinite(lua_tonumber(L, -1));
+                pl->path[i][k] = num ? lua_tonumber(L, -1) : 0;
+                lua_pop(L, 1);
+                if ((k < 3 || len > 3) && !num) {
+                    snprintf(err, cap, "%s.path[%d]: expected {dx, dy, dz[, yaw]} (finite numbers)", at, i + 1);
+                    lua_pop(L, 2);
+                    return false;
+                }
+            }
+            lua_pop(L, 1);
+        }
+        pl->path_count = n;
+        pl->motion = 1;
+    }
+    lua_pop(L, 1);
+    if (has_path && !field_number(L, -1, "period", -1, &pl->period, at, err, cap)) return false;
+    if (has_path && !(pl->period > 0)) {
+        snprintf(err, cap, "%s.period: a path needs a period > 0 (s)", at);
+        return false;
+    }
+    const char *vk[2] = {"velocity", "angular_velocity"};
+    gait_vec3 *vv[2] = {&pl->velocity, &pl->angular};
+    for (int k = 0; k < 2; k++) {
+        lua_getfield(L, -1, vk[k]);
+        if (!lua_isnil(L, -1)) {
+            char w[128];
+            snprintf(w, sizeof w, "%s.%s", at, vk[k]);
+            if (has_path) {
+                snprintf(err, cap, "%s: a path or a velocity, not both", at);
+                lua_pop(L, 1);
+                return false;
+            }
+            bool ok = read_vec3(L, vv[k], w, err, cap);
+            lua_pop(L, 1);
+            if (!ok) return false;
+            pl->motion = 2;
+            continue;
+        }
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+/* Starts a landmark's motion as the world file gave it (its anchor at `at`). */
+static gait_status start_motion(gait_collider *c, gait_landmark_id id, const pending_landmark *pl,
+                                gait_vec3 at) {
+    if (pl->motion == 2) return gait_collider_set_landmark_velocity(c, id, pl->velocity, pl->angular);
+    if (pl->motion != 1) return GAIT_OK;
+    gait_transform poses[SB_MAX_PATH];
+    for (int i = 0; i < pl->path_count; i++)
+        poses[i] = gait_transform_yaw((gait_vec3){at.x + pl->path[i][0], at.y + pl->path[i][1],
+                                                  at.z + pl->path[i][2]}, pl->path[i][3]);
+    return gait_collider_set_landmark_path(c, id, poses, pl->path_count, pl->period);
+}
+
 static bool read_landmark(lua_State *L, int index, pending_landmark *pl, char *err, size_t cap) {
     char where[64];
     snprintf(where, sizeof where, "landmarks[%d]", index);
@@ -139,6 +238,10 @@ static bool read_landmark(lua_State *L, int index, pending_landmark *pl, char *e
     lua_getfield(L, -1, "on_ground");
     pl->on_ground = lua_toboolean(L, -1);   /* absent: false, as gait.worldfile reads it */
     lua_pop(L, 1);
+    lua_getfield(L, -1, "motion");
+    ok = lua_isnil(L, -1) || read_motion(L, pl, where, err, cap);
+    lua_pop(L, 1);
+    if (!ok) return false;
     lua_getfield(L, -1, "mesh");
     if (!lua_istable(L, -1)) {
         snprintf(err, cap, "%s.mesh: expected a mesh table (scripts/worlds/shapes.lua)", where);
@@ -616,6 +719,13 @@ bool sb_scene_load(sb_scene *s, gait_world *world, const char *path, const char 
             /* Keep going: one bad landmark should not empty the world; report it. */
             snprintf(err, cap, "%s: landmark %s: %s (%s)", path, pl->name, gait_status_string(st),
                      gait_collider_last_error(c));
+            continue;
+        }
+        st = start_motion(c, id, pl, at);
+        if (st != GAIT_OK) {
+            snprintf(err, cap, "%s: landmark %s: motion: %s", path, pl->name,
+                     gait_collider_last_error(c));
+            gait_collider_remove_landmark(c, id);
             continue;
         }
         if (!make_draw_mesh(&s->meshes[s->landmark_count], pl, at)) {

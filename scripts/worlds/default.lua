@@ -12,6 +12,11 @@
 --     on_ground = true, at[2] is added to the terrain's height at (at[1], at[3]);
 --   * add every gadget (gait_script_gadget_from_table reads one; with on_ground = true its
 --     heights are above the terrain there);
+--   * start a landmark's `motion`, when it has one (a moving landmark; it turns about `at`):
+--       motion = { path = { {dx, dy, dz[, yaw]}, ... }, period = s }   -- offsets from where it
+--         was placed (m, rad), looped over `period` at an even pace (a point twice in a row is
+--         a pause);
+--       motion = { velocity = {x, y, z}, angular_velocity = {x, y, z} } -- m/s, rad/s;
 --   * create the player at spawn.position (feet; stood on the ground) facing spawn.yaw.
 --
 -- Layout (see scripts/gen_heightmap.py): a flat plaza at 12 m around the origin with the
@@ -23,8 +28,8 @@
 local shapes = require("shapes")
 
 local L = {}
-local function add(at, mesh, on_ground)
-    L[#L + 1] = { at = at, mesh = mesh, on_ground = on_ground ~= false }  -- on the ground by default
+local function add(at, mesh, on_ground, motion)
+    L[#L + 1] = { at = at, mesh = mesh, on_ground = on_ground ~= false, motion = motion }  -- on the ground by default
 end
 
 -- Stairs: ten 0.25 m steps (a step height of 0.3 m walks them) to a 2.5 m landing.
@@ -64,6 +69,20 @@ local G = {
       radius = 12, speed = 22, button = "drop" },
 }
 
+-- Moving landmarks. A lift beside the tower: a wait at the bottom, up to the roof (30 m at
+-- 3.75 m/s), a wait there, down again.
+add({ 5.5, 0.3, 45 }, shapes.slab { name = "lift", width = 4, depth = 4 }, true,
+    { path = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 30, 0 }, { 0, 30, 0 } }, period = 32 })
+-- A turning bridge: a deck 16 m long spinning about its middle (0.25 rad/s), joining two
+-- platforms 2 m up twice a turn.
+add({ -39, 0, -2 }, shapes.tower { name = "bridge_west", size = 3, height = 2 })
+add({ -21, 0, -2 }, shapes.tower { name = "bridge_east", size = 3, height = 2 })
+add({ -30, 0, -2 }, shapes.tower { name = "bridge_pillar", size = 1, height = 1.55 })
+add({ -30, 2, -2 }, shapes.slab { name = "bridge", width = 16, depth = 2.5, thickness = 0.4 }, true,
+    { velocity = { 0, 0, 0 }, angular_velocity = { 0, 0.25, 0 } })
+-- A ferry across the lake: it waits at the west shore, crosses 65 m, waits, comes back.
+add({ 117, 11.2, -30 }, shapes.slab { name = "ferry", width = 6, depth = 6, thickness = 0.5 }, false,
+    { path = { { 0, 0, 0 }, { 0, 0, 0 }, { 65, 0, 0 }, { 65, 0, 0 } }, period = 60 })
 -- Trees whose crowns collide.
 local trees = { { 30, 24 }, { 36, 30 }, { 28, 36 }, { -40, -30 }, { -46, -24 }, { 44, -40 },
                 { -52, 40 }, { 50, 50 } }

@@ -240,6 +240,15 @@ function shapes.sigil(o)
     return m
 end
 
+-- A slab centred on the anchor with its top at the anchor's height: a lift's floor, a bridge's
+-- deck, a raft (a moving landmark turns about its anchor).
+function shapes.slab(o)
+    local m = shapes.mesh(o.name or "slab")
+    local w, d, th = o.width or 4, o.depth or 4, o.thickness or 0.3
+    m:box(o.color or METAL, 0, -th, 0, w, 0, d, o.yaw)
+    return m
+end
+
 -- A tree: a trunk and a crown (a double pyramid) that collides like everything drawn.
 function shapes.tree(o)
     local m = shapes.mesh(o.name or "tree")

@@ -156,6 +156,10 @@ gait_status gait_collider_advance(gait_collider *collider, double dt);
 gait_status gait_collider_landmark_transform(const gait_collider *collider, gait_landmark_id id,
                                              gait_transform *out);
 bool gait_collider_landmark_moving(const gait_collider *collider, gait_landmark_id id);
+/* The pose to draw: blended between the last pose and this one by alpha in [0, 1] (a world's
+ * gait_world_alpha), as a character's drawn pose is, so a body riding it stays on it on screen. */
+gait_status gait_collider_landmark_drawn(const gait_collider *collider, gait_landmark_id id,
+                                         double alpha, gait_transform *out);
 /* Carrying over the last advance: the landmark's point that was at `before` (world, m) at its
  * last pose is at *after now; *turn (may be NULL) is its turn over the step, a quaternion. The
  * point's velocity is (after - before) / dt. A still landmark gives before and no turn. */

@@ -314,6 +314,22 @@ gait_status gait_collider_landmark_transform(const gait_collider *c, gait_landma
     return GAIT_OK;
 }
 
+gait_status gait_collider_landmark_drawn(const gait_collider *c, gait_landmark_id id,
+                                         double alpha, gait_transform *out) {
+    const gait__landmark *lm = lookup(c, id);
+    if (!out || !(alpha >= 0 && alpha <= 1)) return GAIT_ERR_INVALID_ARGUMENT;
+    if (!lm) return GAIT_ERR_STALE_ID;
+    if (!lm->moving) return gait_collider_landmark_transform(c, id, out);
+    const gait__motion *m = &lm->motion;
+    out->position = v3_add(m->prev.position, v3_scale(v3_sub(m->cur.position, m->prev.position), alpha));
+    double dot = 0;
+    for (int k = 0; k < 4; k++) dot += m->prev.rotation[k] * m->cur.rotation[k];
+    for (int k = 0; k < 4; k++)
+        out->rotation[k] = m->prev.rotation[k] * (1 - alpha) + (dot < 0 ? -1 : 1) * m->cur.rotation[k] * alpha;
+    if (!quat_normalize(out->rotation)) memcpy(out->rotation, m->cur.rotation, sizeof out->rotation);
+    return GAIT_OK;
+}
+
 bool gait_collider_landmark_moving(const gait_collider *c, gait_landmark_id id) {
     const gait__landmark *lm = lookup(c, id);
     return lm && lm->moving;

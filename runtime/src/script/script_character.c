@@ -216,7 +216,75 @@ static int l_ch_info(lua_State *L) {
     lua_setfield(L, -2, "steps");
     lua_pushinteger(L, c->id.index1);
     lua_setfield(L, -2, "id");
+    lua_pushboolean(L, in.collide);
+    lua_setfield(L, -2, "collide");
+    lua_pushnumber(L, in.collision_layer);
+    lua_setfield(L, -2, "collision_layer");
+    lua_pushnumber(L, in.collision_mask);
+    lua_setfield(L, -2, "collision_mask");
+    /* a moving landmark stood on: its velocity under the feet; crushed by one */
+    lua_pushboolean(L, in.carrier.index1 != 0);
+    lua_setfield(L, -2, "on_moving");
+    gait__push_vec3(L, in.carrier_velocity);
+    lua_setfield(L, -2, "carrier_velocity");
+    lua_pushboolean(L, in.crushed);
+    lua_setfield(L, -2, "crushed");
     return 1;
+}
+
+/* A collision layer or mask: a whole number in 0 .. 2^32 - 1 at the top of the stack. */
+static uint32_t check_bits(lua_State *L, const char *what) {
+    double v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0 && v <= 4294967295.0) || v != floor(v))
+        luaL_error(L, "%s must be a whole number in 0 .. 4294967295 (bits), not %s", what,
+                   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, -1));
+    return (uint32_t)v;
+}
+
+/* Reads collide = bool, layer = bits, mask = bits from the table at t over *collide etc. */
+static void read_collision(lua_State *L, int t, bool *collide, uint32_t *layer, uint32_t *mask,
+                           const char *what) {
+    char name[96];
+    lua_getfield(L, t, "collide");
+    if (!lua_isnil(L, -1)) {
+        if (!lua_isboolean(L, -1)) luaL_error(L, "%s.collide must be true or false", what);
+        *collide = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "layer");
+    snprintf(name, sizeof name, "%s.layer", what);
+    if (!lua_isnil(L, -1)) *layer = check_bits(L, name);
+    lua_pop(L, 1);
+    lua_getfield(L, t, "mask");
+    snprintf(name, sizeof name, "%s.mask", what);
+    if (!lua_isnil(L, -1)) *mask = check_bits(L, name);
+    lua_pop(L, 1);
+}
+
+/* ch:set_collision{collide = bool, layer = bits, mask = bits} (what it leaves out stays): whether
+ * it blocks other characters (a pair meets when both collide and each one's layer shares a bit
+ * with the other's mask) */
+static const char *const collision_keys[] = {"collide", "layer", "mask"};
+static int l_ch_set_collision(lua_State *L) {
+    CH(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait__check_keys(L, 2, collision_keys, 3, "ch:set_collision");
+    gait_character_info in = info_of(L, c);
+    bool collide = in.collide;
+    uint32_t layer = in.collision_layer, mask = in.collision_mask;
+    read_collision(L, 2, &collide, &layer, &mask, "ch:set_collision");
+    check_status(L, w, gait_character_set_collision(w, c->id, collide, layer, mask),
+                 "ch:set_collision()");
+    return 0;
+}
+
+/* ch:collision() -> collide, layer, mask */
+static int l_ch_collision(lua_State *L) {
+    gait_character_info in = info_of(L, gait__check_character(L, 1));
+    lua_pushboolean(L, in.collide);
+    lua_pushnumber(L, in.collision_layer);
+    lua_pushnumber(L, in.collision_mask);
+    return 3;
 }
 
 /* ch:pose() -> x, y, z, yaw (blended between the last two steps) */
@@ -488,12 +556,14 @@ static int l_ch_eq(lua_State *L) {
 
 /* ---- the world's character methods --------------------------------------------------------- */
 
-static const char *const create_keys[] = {"position", "yaw", "body_type", "stamina", "kit"};
+static const char *const create_keys[] = {"position", "yaw", "body_type", "stamina", "kit",
+                                          "collide", "layer", "mask"};
 static const char *const stamina_keys[] = {"max", "start", "refill_rate", "refill_delay",
                                            "multiplier"};
 
 /* w:create_character{position = {x, y, z}, yaw = 0, body_type = "medium_female",
- *                    stamina = {max, start, refill_rate, refill_delay, multiplier}, kit = "sword"}
+ *                    stamina = {max, start, refill_rate, refill_delay, multiplier}, kit = "sword",
+ *                    collide = true, layer = 1, mask = 0xffffffff}
  * (alias w:spawn) -> character | nil, message (the pool is full, the kit does not load) */
 static int l_world_create_character(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
@@ -506,7 +576,8 @@ static int l_world_create_character(lua_State *L) {
     }
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
-        gait__check_keys(L, 2, create_keys, 5, "character def");
+        gait__check_keys(L, 2, create_keys, 8, "character def");
+        read_collision(L, 2, &d.collide, &d.collision_layer, &d.collision_mask, "character def");
         lua_getfield(L, 2, "position");
         if (!lua_isnil(L, -1)) d.position = gait__check_vec3(L, -1, "character def.position");
         lua_pop(L, 1);
@@ -638,6 +709,8 @@ static const luaL_Reg character_methods[] = {
     {"set_kit", gait__character_set_kit},
     {"kit", gait__character_kit},
     {"set_gate_hook", l_ch_set_gate_hook},
+    {"set_collision", l_ch_set_collision},
+    {"collision", l_ch_collision},
     {"destroy", l_ch_destroy},
     {NULL, NULL},
 };

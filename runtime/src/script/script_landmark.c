@@ -1,6 +1,7 @@
-/* The gait.landmark type (a static triangle mesh in a world's collider) and the world methods
- * that add, remove and count them: w:add_landmark, w:remove_landmark, w:landmark_count;
- * lm:info(), lm:remove(). */
+/* The gait.landmark type (a triangle mesh in a world's collider) and the world methods that add,
+ * remove, count and move them: w:add_landmark, w:remove_landmark, w:landmark_count,
+ * w:move_landmark; lm:info(), lm:remove(), lm:move(), lm:set_velocity(), lm:set_path(),
+ * lm:transform(), lm:moving(). */
 #include "script_internal.h"
 
 #include <math.h>
@@ -184,6 +185,144 @@ static int l_landmark_info(lua_State *L) {
     return 1;
 }
 
+/* ---- moving landmarks ------------------------------------------------------------------------ */
+
+/* A pose table at idx: {position = {x, y, z}, yaw = rad} or {position = ..., rotation = {x, y,
+ * z, w}} (yaw or rotation, not both; neither: no turn). */
+static const char *const pose_keys[] = {"position", "yaw", "rotation"};
+static gait_transform check_pose(lua_State *L, int idx, const char *what) {
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    if (!lua_istable(L, idx)) luaL_error(L, "%s must be a table {position = {x, y, z}, yaw = rad}", what);
+    gait__check_keys(L, idx, pose_keys, 3, what);
+    lua_getfield(L, idx, "position");
+    if (lua_isnil(L, -1)) luaL_error(L, "%s.position is missing", what);
+    gait_vec3 p = gait__check_vec3(L, -1, what);
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "rotation");
+    bool has_rot = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "yaw");
+    bool has_yaw = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (has_rot && has_yaw) luaL_error(L, "%s: give yaw or rotation, not both", what);
+    double yaw = gait__field_number(L, idx, "yaw", 0, what);
+    gait_transform t = gait_transform_yaw(p, yaw);
+    if (has_rot) {
+        lua_getfield(L, idx, "rotation");
+        if (!lua_istable(L, -1) || lua_objlen(L, -1) != 4)
+            luaL_error(L, "%s.rotation must be a quaternion {x, y, z, w}", what);
+        for (int k = 0; k < 4; k++) {
+            lua_rawgeti(L, -1, k + 1);
+            double v = lua_tonumber(L, -1);
+            if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v))
+                luaL_error(L, "%s.rotation[%d] must be a finite number", what, k + 1);
+            t.rotation[k] = v;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return t;
+}
+
+static void push_pose(lua_State *L, const gait_transform *t) {
+    lua_createtable(L, 0, 3);
+    gait__push_vec3(L, t->position);
+    lua_setfield(L, -2, "position");
+    lua_createtable(L, 4, 0);
+    for (int k = 0; k < 4; k++) {
+        lua_pushnumber(L, t->rotation[k]);
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "rotation");
+    /* the turn about +y (exact for a pure yaw) */
+    lua_pushnumber(L, 2 * atan2(t->rotation[1], t->rotation[3]));
+    lua_setfield(L, -2, "yaw");
+}
+
+/* The collider's refusal of a motion as a Lua error (every refusal is misuse: a bad number). */
+static int motion_result(lua_State *L, gait_collider *c, gait_status st, const char *what) {
+    if (st != GAIT_OK) return luaL_error(L, "%s: %s", what, gait_collider_last_error(c));
+    return 0;
+}
+
+/* lm:move{position = {x, y, z}, yaw = rad | rotation = {x, y, z, w}}: there at the next step,
+ * carrying what stands on it; then held there. */
+static int l_landmark_move(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait__check_unlocked(L, lm->box->world, "lm:move()");
+    gait_transform t = check_pose(L, 2, "lm:move(pose)");
+    gait_collider *c = gait_world_collider(lm->box->world);
+    return motion_result(L, c, gait_collider_move_landmark(c, lm->id, &t), "lm:move()");
+}
+
+/* w:move_landmark(lm, pose): the same as lm:move(pose) */
+static int l_world_move_landmark(lua_State *L) {
+    gait__check_world(L, 1);
+    lua_remove(L, 1);
+    return l_landmark_move(L);
+}
+
+/* lm:set_velocity{velocity = {x, y, z} (m/s), angular_velocity = {x, y, z} (rad/s)} */
+static const char *const velocity_keys[] = {"velocity", "angular_velocity"};
+static int l_landmark_set_velocity(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait__check_unlocked(L, lm->box->world, "lm:set_velocity()");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait__check_keys(L, 2, velocity_keys, 2, "lm:set_velocity");
+    gait_vec3 v = {0, 0, 0}, w = {0, 0, 0};
+    lua_getfield(L, 2, "velocity");
+    if (!lua_isnil(L, -1)) v = gait__check_vec3(L, -1, "lm:set_velocity.velocity");
+    lua_getfield(L, 2, "angular_velocity");
+    if (!lua_isnil(L, -1)) w = gait__check_vec3(L, -1, "lm:set_velocity.angular_velocity");
+    lua_pop(L, 2);
+    gait_collider *c = gait_world_collider(lm->box->world);
+    return motion_result(L, c, gait_collider_set_landmark_velocity(c, lm->id, v, w),
+                         "lm:set_velocity()");
+}
+
+/* lm:set_path{poses = {pose, pose, ...} (2..64), period = s}: a loop through the poses */
+static const char *const path_keys[] = {"poses", "period"};
+static int l_landmark_set_path(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait__check_unlocked(L, lm->box->world, "lm:set_path()");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait__check_keys(L, 2, path_keys, 2, "lm:set_path");
+    lua_getfield(L, 2, "poses");
+    int n = lua_istable(L, -1) ? (int)lua_objlen(L, -1) : 0;
+    if (n < 2 || n > 64) return luaL_error(L, "lm:set_path: poses must be a list of 2..64 poses");
+    gait_transform poses[64];
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        poses[i] = check_pose(L, -1, "lm:set_path: a pose");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "period");
+    if (lua_isnil(L, -1)) return luaL_error(L, "lm:set_path: period (s) is missing");
+    lua_pop(L, 1);
+    double period = gait__field_number(L, 2, "period", 0, "lm:set_path");
+    gait_collider *c = gait_world_collider(lm->box->world);
+    return motion_result(L, c, gait_collider_set_landmark_path(c, lm->id, poses, n, period),
+                         "lm:set_path()");
+}
+
+/* lm:transform() -> {position = {x, y, z}, rotation = {x, y, z, w}, yaw = rad} */
+static int l_landmark_transform(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    gait_transform t;
+    if (gait_collider_landmark_transform(gait_world_collider(lm->box->world), lm->id, &t) != GAIT_OK)
+        return luaL_error(L, "landmark: it was removed");
+    push_pose(L, &t);
+    return 1;
+}
+
+/* lm:moving() -> whether it is a moving landmark */
+static int l_landmark_moving(lua_State *L) {
+    landmark_ud *lm = check_landmark(L, 1);
+    lua_pushboolean(L, gait_collider_landmark_moving(gait_world_collider(lm->box->world), lm->id));
+    return 1;
+}
+
 static int l_landmark_tostring(lua_State *L) {
     landmark_ud *lm = (landmark_ud *)luaL_checkudata(L, 1, GAIT__MT_LANDMARK);
     lua_pushfstring(L, "gait.landmark #%d", lm->id.index1);
@@ -198,12 +337,20 @@ static int l_world_landmark_count(lua_State *L) {
 
 void gait__landmark_register(lua_State *L) {
     static const luaL_Reg landmark_methods[] = {
-        {"info", l_landmark_info}, {"remove", l_landmark_remove}, {NULL, NULL},
+        {"info", l_landmark_info},
+        {"remove", l_landmark_remove},
+        {"move", l_landmark_move},
+        {"set_velocity", l_landmark_set_velocity},
+        {"set_path", l_landmark_set_path},
+        {"transform", l_landmark_transform},
+        {"moving", l_landmark_moving},
+        {NULL, NULL},
     };
     static const luaL_Reg world_methods[] = {
         {"add_landmark", l_world_add_landmark},
         {"remove_landmark", l_world_remove_landmark},
         {"landmark_count", l_world_landmark_count},
+        {"move_landmark", l_world_move_landmark},
         {NULL, NULL},
     };
     gait__new_class(L, GAIT__MT_LANDMARK, landmark_methods);
