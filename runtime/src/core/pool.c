@@ -1,23 +1,38 @@
-/* The built-in task system (pool.h): workers - 1 threads asleep on a condition variable; a task
- * wakes them all, everyone (the caller too, in finish) takes ranges of items from one atomic
- * counter until none are left, and finish returns once every thread has let go of the task.
- * Which thread runs which range changes from run to run; the world's results do not depend on
- * it (each character's step reads only what the step began with and writes only itself). */
+/* The built-in task system (pool.h): workers - 1 threads asleep on a condition variable. A task
+ * wakes them; everyone (the caller too, in finish) claims ranges of items from one atomic
+ * cursor until none are left, and finish returns once every item has run — it never waits for a
+ * thread to wake up: on a busy machine a thread the scheduler keeps off its core simply claims
+ * nothing, and the caller does the work.
+ *
+ * The cursor holds the task's serial number with the next item, so a thread that wakes late,
+ * holding an older task, cannot take a range of a newer one: its claim fails on the serial.
+ * Which thread runs which range changes from run to run; the world's results do not depend on it
+ * (each character's step reads only what the step began with and writes only itself). */
 #include "core/pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "core/core.h"
 
-#define RANGES_PER_WORKER 4 /* ranges a task is cut into per worker: a thread slowed by the
+#define RANGES_PER_WORKER 16/* ranges a task is cut into per worker: a thread slowed by the
                                machine's other work leaves its share to the others */
+#define SPINS 1000          /* polls of the done count before finish sleeps on it */
 
 typedef struct worker_arg {
     gait__pool *pool;
     uint32_t index;
 } worker_arg;
+
+/* A task as a thread took it. */
+typedef struct task_view {
+    gait_task_fn *task;
+    void *context;
+    uint32_t serial;
+    int count, range;
+} task_view;
 
 struct gait__pool {
     gait_hooks hooks;
@@ -26,44 +41,47 @@ struct gait__pool {
     worker_arg *args;
     pthread_mutex_t mutex;
     pthread_cond_t wake;        /* a task is posted, or quit */
-    pthread_cond_t done;        /* the last thread let go of the task */
-    uint64_t task_serial;       /* bumped per task (under mutex): a thread runs each one once */
+    pthread_cond_t done;        /* the last item of the task ran */
     bool quit;
-    int busy;                   /* threads yet to let go of the task (under mutex) */
-    /* the task posted */
-    gait_task_fn *task;
-    void *context;
-    int count, range;
-    atomic_int next;            /* the first item no one has taken */
+    task_view posted;           /* the task now (under mutex) */
+    _Atomic uint64_t cursor;    /* serial << 32 | the first item no one has claimed */
+    atomic_int finished;        /* items of the posted task that have run */
 };
 
-/* Takes ranges until none are left. */
-static void run_ranges(gait__pool *p, uint32_t worker) {
+/* Claims and runs ranges of task v until none are left (or a newer task replaced it). */
+static void run_ranges(gait__pool *p, const task_view *v, uint32_t worker) {
     for (;;) {
-        int start = atomic_fetch_add(&p->next, p->range);
-        if (start >= p->count) return;
-        int end = p->count - start > p->range ? start + p->range : p->count;
-        p->task(start, end, worker, p->context);
+        uint64_t c = atomic_load(&p->cursor);
+        if ((uint32_t)(c >> 32) != v->serial) return;
+        int start = (int)(uint32_t)c;
+        if (start >= v->count) return;
+        int end = v->count - start > v->range ? start + v->range : v->count;
+        if (!atomic_compare_exchange_weak(&p->cursor, &c, ((uint64_t)v->serial << 32) | (uint32_t)end))
+            continue;
+        v->task(start, end, worker, v->context);
+        if (atomic_fetch_add(&p->finished, end - start) + (end - start) == v->count) {
+            pthread_mutex_lock(&p->mutex);
+            pthread_cond_broadcast(&p->done);
+            pthread_mutex_unlock(&p->mutex);
+        }
     }
 }
 
 static void *worker_main(void *arg) {
     worker_arg *a = arg;
     gait__pool *p = a->pool;
-    uint64_t seen = 0;
+    uint32_t seen = 0;
     for (;;) {
         pthread_mutex_lock(&p->mutex);
-        while (!p->quit && p->task_serial == seen) pthread_cond_wait(&p->wake, &p->mutex);
+        while (!p->quit && p->posted.serial == seen) pthread_cond_wait(&p->wake, &p->mutex);
         if (p->quit) {
             pthread_mutex_unlock(&p->mutex);
             return NULL;
         }
-        seen = p->task_serial;
+        task_view v = p->posted;
+        seen = v.serial;
         pthread_mutex_unlock(&p->mutex);
-        run_ranges(p, a->index);
-        pthread_mutex_lock(&p->mutex);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
-        pthread_mutex_unlock(&p->mutex);
+        run_ranges(p, &v, a->index);
     }
 }
 
@@ -95,7 +113,8 @@ gait__pool *gait__pool_create(const gait_hooks *hooks, int workers) {
     size_t n = (size_t)(workers - 1);
     p->threads = gait__alloc(hooks, sizeof *p->threads * n);
     p->args = gait__alloc(hooks, sizeof *p->args * n);
-    atomic_init(&p->next, 0);
+    atomic_init(&p->cursor, 0);
+    atomic_init(&p->finished, 0);
     bool sync = pthread_mutex_init(&p->mutex, NULL) == 0;
     sync = pthread_cond_init(&p->wake, NULL) == 0 && sync;
     sync = pthread_cond_init(&p->done, NULL) == 0 && sync;
@@ -132,13 +151,11 @@ void *gait__pool_enqueue(gait_task_fn *task, int item_count, int min_range, void
     int range = item_count / (p->workers * RANGES_PER_WORKER);
     if (range < min_range) range = min_range;
     pthread_mutex_lock(&p->mutex);
-    p->task = task;
-    p->context = task_context;
-    p->count = item_count;
-    p->range = range;
-    atomic_store(&p->next, 0);
-    p->busy = p->workers - 1;
-    p->task_serial++;
+    uint32_t serial = p->posted.serial + 1;
+    if (serial == 0) serial = 1; /* 0 is no task: a thread starts having seen it */
+    p->posted = (task_view){task, task_context, serial, item_count, range};
+    atomic_store(&p->finished, 0);
+    atomic_store(&p->cursor, (uint64_t)serial << 32);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mutex);
     return p;
@@ -147,8 +164,13 @@ void *gait__pool_enqueue(gait_task_fn *task, int item_count, int min_range, void
 void gait__pool_finish(void *user_task, void *pool) {
     gait__pool *p = pool;
     if (!user_task) return;
-    run_ranges(p, 0);
     pthread_mutex_lock(&p->mutex);
-    while (p->busy > 0) pthread_cond_wait(&p->done, &p->mutex);
+    task_view v = p->posted;
+    pthread_mutex_unlock(&p->mutex);
+    run_ranges(p, &v, 0);
+    /* every range is claimed: wait for the ones other threads run to end */
+    for (int i = 0; i < SPINS && atomic_load(&p->finished) < v.count; i++) sched_yield();
+    pthread_mutex_lock(&p->mutex);
+    while (atomic_load(&p->finished) < v.count) pthread_cond_wait(&p->done, &p->mutex);
     pthread_mutex_unlock(&p->mutex);
 }
