@@ -7,11 +7,15 @@
  * overlap) share one plane, halfway across the gap, normal to the line of their closest points;
  * A keeps to its side, B to the other. Each may close at most half the gap this step, so
  * together they never close more than all of it, whatever each one does — and the plane is
- * built from the picture alone, so the order of the steps and the threads cannot change it. A
- * plane that would be nearly level (one body over the other's head) is tilted to a slope no
- * body stands on, so the one on top slides off rather than balancing there. Two closing on one
- * another turn their plane a little about the vertical, the same way for both, so each slides
- * to its own right: two walking head-on on one line pass instead of pressing forever.
+ * built from the picture alone, so the order of the steps and the threads cannot change it.
+ *
+ * One body over another (their vertical extents apart) within STACK_NEAR: the plane lies on the
+ * lower one's capsule and the upper takes the whole gap — the lower, held up by its ground,
+ * could not make room — and a body balanced dead over another's head has its plane tilted
+ * MIN_TILT off level, so it slides off rather than stays (starting at most 1 cm across it). Two
+ * closing on one another turn their plane a little about the vertical, the same way for both,
+ * so each slides to its own right: two walking head-on on one line pass instead of pressing
+ * forever.
  *
  * Determinism: doubles only, the same operations in the same order for any stepping order. */
 #include "crowd.h"
@@ -22,13 +26,16 @@
 #include "core/vec.h"
 #include "world_internal.h"
 
-#define CELL 2.0            /* m: the grid's cell, about the reach of a step among others */
-#define COVER_MIN 0.5       /* m a gather covers at least */
+#define CELL 1.0            /* m: the grid's cell, about the reach of a step among others */
+#define COVER_MIN 0.2       /* m a gather covers at least (a run's step is 0.09 m) */
 #define COVER_GROW 2.0      /* a gather covers this many times what the move asking needs */
-#define MAX_NORMAL_Y 0.5    /* |normal.y| of a half-space at most: a 60 deg slope, steeper than
-                               any body stands on (one body on another's head slides off) */
+#define MAX_NORMAL_Y 0.984807753012208 /* cos 10 deg (MIN_TILT): a plane over a head is tilted
+                               at least this far off level; the one on top starts at most
+                               (ra + rb)(1 - cos 10 deg) = 9 mm across it */
+#define STACK_NEAR 0.1      /* m: one over the other this close, the upper takes the whole gap */
 #define COINCIDENT 1e-9     /* m: axes this close have no direction between them */
-#define PASS_ANGLE 0.35     /* rad (20 deg): the turn of two closing bodies' plane, at most */
+#define COS_PASS 0.9396926207859084 /* cos and sin of 20 deg: two closing bodies' plane turns */
+#define SIN_PASS 0.3420201433256687 /* by this at most */
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
 
@@ -143,20 +150,24 @@ static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entr
     gait_vec3 n = dist > COINCIDENT ? v3(dx / dist, dy / dist, dz / dist) : v3(side, 0, 0);
     double gap = dist - a->radius - b->radius;
     gait_vec3 t = n;
-    bool stacked = false;
     double closing = (b->vx - a->vx) * n.x + (b->vz - a->vz) * n.z; /* the same seen from b */
-    if (n.y == 0 && gap > 0 && closing > PASS_CLOSING) {
+    if (dy == 0 && gap > 0 && closing > PASS_CLOSING) {
         /* turned about +y by the same angle seen from either side: one plane, each to its right.
-         * Not so far that either stood across it as the step began. */
-        double limit = acos((a->radius + b->radius) / dist);
-        double ang = limit < PASS_ANGLE ? limit : PASS_ANGLE, c = cos(ang), s = sin(ang);
+         * Not so far that either stood across it as the step began: the turn's cosine at least
+         * (ra + rb) / dist (their extents along it still apart) */
+        double c = (a->radius + b->radius) / dist, s;
+        if (c < COS_PASS) {
+            c = COS_PASS;
+            s = SIN_PASS;
+        } else {
+            s = sqrt(1 - c * c);
+        }
         t = v3(n.x * c + n.z * s, 0, n.z * c - n.x * s);
-    } else if (fabs(n.y) > MAX_NORMAL_Y) { /* one over the other: a slope too steep to stand on */
+    } else if (fabs(n.y) > MAX_NORMAL_Y) { /* dead over a head: tilted off level */
         double hl = sqrt(n.x * n.x + n.z * n.z);
         gait_vec3 hd = hl > COINCIDENT ? v3(n.x / hl, 0, n.z / hl) : v3(side, 0, 0);
         double c = sqrt(1 - MAX_NORMAL_Y * MAX_NORMAL_Y);
         t = v3(hd.x * c, n.y > 0 ? MAX_NORMAL_Y : -MAX_NORMAL_Y, hd.z * c);
-        stacked = true;
     }
     double alo, ahi, blo, bhi;
     extent(a, t, &alo, &ahi);
@@ -164,11 +175,19 @@ static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entr
     gait__bound bd;
     bd.normal = t;
     bd.slot = b->slot;
-    if (!stacked) bd.offset = 0.5 * (alo + bhi);  /* halfway: each keeps half the gap */
-    else if (t.y > 0) bd.offset = bhi;           /* a on top: the plane lies on b */
-    else bd.offset = alo;                        /* a below: the plane lies on a */
+    if (dy == 0 || gap >= STACK_NEAR) bd.offset = 0.5 * (alo + bhi); /* each keeps half the gap */
+    else if (dy > 0) bd.offset = bhi;                                /* a on top: on b */
+    else bd.offset = alo;                                            /* a below: on a */
     *clearance = alo - bd.offset;
     return bd;
+}
+
+/* How near (m, between the axes, 3D as pair_bound measures) another body must be for its plane
+ * to lie within `covered` of this one: each keeps half the gap, shrunk by a plane's turn (at
+ * most 20 deg: cos 0.94); one stacked within STACK_NEAR may lie right on it. */
+static double reach_of(double radii, double covered) {
+    double half = (radii + 2 * covered) / COS_PASS;
+    return half > radii + STACK_NEAR ? half : radii + STACK_NEAR;
 }
 
 /* ---- gathering a character's half-spaces ---------------------------------------------------- */
@@ -219,6 +238,12 @@ static void keep(gait_mover_bodies *b, gait__bound bd, double clearance, double 
 static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
                      const gait__crowd_entry *o, double *clear) {
     if (o->slot == self->slot || !(self->layer & o->mask) || !(o->layer & self->mask)) return;
+    /* too far apart for their plane to lie within reach: no need to build it */
+    double dx = self->x - o->x, dz = self->z - o->z, dy = 0;
+    if (self->y0 > o->y1) dy = self->y0 - o->y1;
+    else if (self->y1 < o->y0) dy = self->y1 - o->y0;
+    double reach = reach_of(self->radius + o->radius, b->covered);
+    if (dx * dx + dy * dy + dz * dz > reach * reach) return;
     double clearance;
     gait__bound bd = pair_bound(self, o, &clearance);
     if (clearance <= b->covered) keep(b, bd, clearance, clear);
@@ -232,7 +257,7 @@ static void gather(gait_mover_bodies *b, double covered) {
     b->count = 0;
     double clear[GAIT__BODIES_MAX];
     /* a half-space lies half a gap away: bodies up to two covers away may matter */
-    double reach = self->radius + c->max_radius + 2 * covered;
+    double reach = reach_of(self->radius + c->max_radius, covered); /* as consider() culls */
     int32_t x0 = cell_of(self->x - reach), x1 = cell_of(self->x + reach);
     int32_t z0 = cell_of(self->z - reach), z1 = cell_of(self->z + reach);
     if ((double)(x1 - x0 + 1) * (double)(z1 - z0 + 1) > MAX_CELLS) {
@@ -251,9 +276,12 @@ static void gather(gait_mover_bodies *b, double covered) {
 }
 
 void gait__bodies_cover(gait_mover_bodies *b, gait_vec3 feet, gait_vec3 d, double height) {
-    double a0 = v3_len(v3_sub(feet, b->origin));
-    double a1 = v3_len(v3_sub(v3_add(feet, d), b->origin));
-    double need = (a0 > a1 ? a0 : a1) + (height > b->height0 ? height - b->height0 : 0);
+    double a0 = v3_len2(v3_sub(feet, b->origin));
+    double a1 = v3_len2(v3_sub(v3_add(feet, d), b->origin));
+    double grow = height > b->height0 ? height - b->height0 : 0;
+    /* squared while the capsule keeps its height (most moves): no root */
+    if (grow == 0 && b->covered >= 0 && (a0 > a1 ? a0 : a1) <= b->covered * b->covered) return;
+    double need = sqrt(a0 > a1 ? a0 : a1) + grow;
     if (need <= b->covered || (b->full && b->covered >= 0)) return;
     double want = COVER_GROW * need;
     gather(b, want > COVER_MIN ? want : COVER_MIN);

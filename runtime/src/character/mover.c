@@ -191,6 +191,11 @@ static bool sweep_bodies(const gait_mover *m, gait_vec3 feet, gait_vec3 d, doubl
     return true;
 }
 
+bool gait__mover_sweep_bodies(const gait_mover *m, gait_vec3 feet, gait_vec3 d, double best,
+                              gait_hit *hit) {
+    return m->bodies && sweep_bodies(m, feet, d, best, hit);
+}
+
 /* A cast of the capsule: the landmarks, then the other characters' half-spaces (gait_mover.
  * bodies) — whichever it meets first. */
 static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {

@@ -75,6 +75,11 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
 bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
+/* The first of the other characters' half-spaces (gait_mover.bodies; false with none) the
+ * capsule at feet meets moving by d before the fraction `best` of it, as the mover's own casts
+ * meet them: for moves cast by hand (a traversal's path). */
+bool gait__mover_sweep_bodies(const gait_mover *m, gait_vec3 feet, gait_vec3 d, double best,
+                              gait_hit *hit);
 /* Moves the feet out of the other characters' half-spaces they stand across (gait_mover.bodies),
  * by a cast against the landmarks: for moves whose own casts pass the others by (a traversal's
  * path). */

@@ -167,13 +167,19 @@ static gait_filter action_filter(const gait__traverse *t) {
     return f;
 }
 
-/* Moves the capsule by d with a sweep; returns whether the whole move was made. */
+/* Moves the capsule by d with a sweep; returns whether the whole move was made. `others` (may be
+ * NULL): a mover whose other characters (gait_mover.bodies) stop the move too. */
 static bool sweep_move(const gait_collider *col, gait_gather *g, const gait_filter *f, double r,
-                       double h, gait_vec3 *feet, gait_vec3 d) {
+                       double h, gait_vec3 *feet, gait_vec3 d, const gait_mover *others) {
     if (v3_len2(d) < 1e-18) return true;
     gait_capsule c = gait__upright_capsule(*feet, r, h);
-    gait_hit hit;
-    if (!gait__query_sweep(col, g, &c, d, f, &hit)) {
+    gait_hit hit, body;
+    bool met = gait__query_sweep(col, g, &c, d, f, &hit);
+    if (others && gait__mover_sweep_bodies(others, *feet, d, met ? hit.fraction : 1.0, &body)) {
+        hit = body;
+        met = true;
+    }
+    if (!met) {
         *feet = v3_add(*feet, d);
         return true;
     }
@@ -187,7 +193,7 @@ static void corridor_clamp(const gait__traverse *t, const gait_collider *col, ga
     double d = v3_dot(v3_sub(*feet, t->origin), t->in);
     if (d <= t->corridor) return;
     gait_filter f = action_filter(t);
-    sweep_move(col, g, &f, r, h, feet, v3_scale(t->in, -(d - t->corridor)));
+    sweep_move(col, g, &f, r, h, feet, v3_scale(t->in, -(d - t->corridor)), NULL);
     double vi = v3_dot(*vel, t->in);
     if (vi > 0) *vel = v3_mad(*vel, t->in, -vi);
 }
@@ -280,7 +286,7 @@ static void move_along_path(action_move *am) {
         double dist = v3_len(d), can = speed * left;
         bool arrive = dist <= can;
         gait_vec3 mv = arrive ? d : v3_scale(d, can / dist);
-        bool whole = sweep_move(am->col, am->g, &am->f, am->r, am->h, &am->feet, mv);
+        bool whole = sweep_move(am->col, am->g, &am->f, am->r, am->h, &am->feet, mv, &am->m);
         if (t->latch && am->feet.y >= t->ledge_y + LATCH_EPS) {
             t->latch = false; /* above the ledge: the world is solid again */
             am->f = action_filter(t);
