@@ -49,4 +49,23 @@ echo "== bench_traverse"
 echo "== bench_budget"
 "$OUT/bench_budget" --repeats 5 --root . || status=1
 
+# --- crowd: 100,000 creates, 10,000 characters on the meadow on 1 thread and on every core,
+# a plaza crowd against the same crowd spread out (contact on), beside Jolt at 1,000 (FULL=1:
+# 600 timed steps a run and 10 minutes of the plaza)
+echo "== bench_crowd"
+if [ -n "${FULL:-}" ]; then "$OUT/bench_crowd" --full || status=1
+else "$OUT/bench_crowd" || status=1; fi
+JOLT="$BUILD/peers/body/body_jolt.mjs"
+if [ -z "${GAIT_BENCH_NO_PEERS:-}" ] && command -v node >/dev/null 2>&1 && [ -f "$JOLT" ] &&
+   [ -d "$BUILD/peers/body/node_modules/jolt-physics" ]; then
+    node "$JOLT" --variant heightfield --scene "$BUILD/bench/meadow" --chars 1000 --reps 1 \
+        --out "$OUT/crowd-jolt.json" >/dev/null 2>&1 &&
+    node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+             console.log(`Jolt CharacterVirtual (WASM), meadow heightfield, ${r.numCharacters} characters, 1 thread: ` +
+                         `${r.usPerCharStep.map(v => v.toFixed(3)).join(" ")} us per character-step (its mover only, meadow motion)`);' \
+        "$OUT/crowd-jolt.json" || { echo "bench_crowd: the Jolt run failed"; status=1; }
+else
+    echo "bench_crowd: Jolt skipped (its peer is installed by bench_body's section)"
+fi
+
 exit $status

@@ -1,0 +1,414 @@
+/* bench_crowd: many characters in one world.
+ *
+ *   create   100,000 characters made in a world sized for them (the free list: no slot scan),
+ *            then destroyed;
+ *   meadow   the meadow (format meadow-v1, docs/meadow-v1.md) with 10,000 characters, each
+ *            running along its heading (the stick, turned by the camera's yaw), through the whole
+ *            step (gait_world_step: presses, gates, stamina, traversal, body, anim): microseconds
+ *            per character-step on one thread and on every core the machine has (the world's own
+ *            pool), and whether the two end on the same bits; contact between characters off;
+ *   crowd    1,000 characters with contact on, wandering (a new stick every 2 s), packed in a
+ *            walled plaza 32 m across (one a square metre) against the same 1,000 spread over
+ *            190 m, on one thread: the plaza's cost over the spread's, and the deepest any two
+ *            capsules overlapped in the plaza over the run.
+ *
+ *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
+ *
+ * Quick by default (120 timed steps a run, 3 runs; the plaza 300 steps); --full times 600 steps
+ * a run and plays the plaza for 10 minutes of simulated time (36,000 steps). Wall-clock times:
+ * the machine's load average is printed before and after, for the figures to be read against. */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gait/gait.h"
+#include "collide_fixtures.h" /* box_tris */
+
+#define MEADOW_IMPLEMENTATION
+#include "meadow.h"
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double cpu_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    double t[64];
+    memcpy(t, v, sizeof(double) * (size_t)n);
+    qsort(t, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void load_line(const char *when) {
+    double l[3] = {0, 0, 0};
+    if (getloadavg(l, 3) == 3)
+        printf("load average %s: %.2f %.2f %.2f (%ld cores)\n", when, l[0], l[1], l[2],
+               sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static void flat_terrain(gait_world *w, double half) {
+    float h[4] = {0, 0, 0, 0};
+    gait_heightfield_def t;
+    memset(&t, 0, sizeof t);
+    t.samples_x = t.samples_z = 2;
+    t.cell_size = 2 * half;
+    t.origin.x = t.origin.z = -half;
+    t.heights = h;
+    gait_collider_set_terrain(gait_world_collider(w), &t);
+}
+
+/* ---- create ---------------------------------------------------------------------------------- */
+
+static void bench_create(int n, int reps) {
+    gait_world_def d = gait_default_world_def();
+    d.max_characters = n;
+    gait_world *w = gait_world_create(&d);
+    gait_character_id *ids = malloc(sizeof *ids * (size_t)n);
+    if (!w || !ids) {
+        printf("create: no world of %d characters\n", n);
+        free(ids);
+        gait_world_destroy(w);
+        return;
+    }
+    flat_terrain(w, 1000);
+    gait_character_def cd = gait_default_character_def();
+    cd.no_camera = true;
+    double make[16], unmake[16], make_cpu[16];
+    int side = (int)ceil(sqrt((double)n));
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s(), c0 = cpu_s();
+        for (int i = 0; i < n; i++) {
+            cd.position.x = (i % side) * 1.5 - 750;
+            cd.position.z = (i / side) * 1.5 - 750;
+            if (gait_character_create(w, &cd, &ids[i]) != GAIT_OK) {
+                printf("create: %s\n", gait_world_last_error(w));
+                break;
+            }
+        }
+        double t1 = now_s();
+        make_cpu[r] = cpu_s() - c0;
+        for (int i = 0; i < n; i++) gait_character_destroy(w, ids[i]);
+        make[r] = t1 - t0;
+        unmake[r] = now_s() - t1;
+    }
+    printf("create %d characters: %.4f s (median of %d; runs", n, median(make, reps), reps);
+    for (int r = 0; r < reps; r++) printf(" %.4f", make[r]);
+    printf("; process CPU %.4f s), destroy them: %.4f s\n", median(make_cpu, reps), median(unmake, reps));
+    free(ids);
+    gait_world_destroy(w);
+}
+
+/* ---- the meadow ------------------------------------------------------------------------------ */
+
+static int meadow_world(const meadow_scene *s, int workers, gait_world **out) {
+    gait_world_def d = gait_default_world_def();
+    d.max_characters = s->num_characters;
+    d.worker_count = workers;
+    d.clock.step_seconds = s->dt;
+    gait_world *w = gait_world_create(&d);
+    if (!w) return -1;
+    gait_collider *c = gait_world_collider(w);
+    gait_heightfield_def hd;
+    memset(&hd, 0, sizeof hd);
+    hd.samples_x = hd.samples_z = s->grid;
+    hd.cell_size = s->cell;
+    hd.heights = s->heights;
+    gait_mesh_def m;
+    memset(&m, 0, sizeof m);
+    m.positions = s->tris + 9 * (size_t)s->num_terrain_triangles;
+    m.triangle_count = s->num_triangles - s->num_terrain_triangles;
+    m.vertex_count = 3 * m.triangle_count;
+    m.name = "boxes";
+    gait_landmark_id id;
+    gait_locomotion num = gait_default_locomotion();
+    num.run_speed = s->speed; /* the scene's motion (docs/meadow-v1.md) */
+    num.gravity = s->gravity;
+    if (gait_collider_set_terrain(c, &hd) != GAIT_OK || gait_collider_add_landmark(c, &m, &id) != GAIT_OK ||
+        gait_world_set_provisional_locomotion(w, &num) != GAIT_OK) {
+        gait_world_destroy(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+static void meadow_spawn(gait_world *w, const meadow_scene *s, gait_character_id *ids) {
+    gait_character_def cd = gait_default_character_def();
+    cd.no_camera = true;
+    cd.collide = false; /* the meadow's figure: no contact between characters */
+    for (int i = 0; i < s->num_characters; i++) {
+        double a = s->headings[(size_t)i * (size_t)s->num_segments];
+        cd.position = (gait_vec3){s->spawn[3 * i], s->spawn[3 * i + 1], s->spawn[3 * i + 2]};
+        cd.yaw = atan2(cos(a), sin(a));
+        gait_character_create(w, &cd, &ids[i]);
+    }
+}
+
+/* The stick full forward, the camera turned so forward is the heading a: (cos a, 0, sin a). */
+static void meadow_input(gait_world *w, const meadow_scene *s, const gait_character_id *ids, int seg) {
+    gait_input in;
+    memset(&in, 0, sizeof in);
+    in.move_y = 1;
+    for (int i = 0; i < s->num_characters; i++) {
+        double a = s->headings[(size_t)i * (size_t)s->num_segments + (size_t)(seg % s->num_segments)];
+        gait_character_set_camera_yaw(w, ids[i], atan2(cos(a), sin(a)));
+        gait_character_set_input(w, ids[i], &in);
+    }
+}
+
+/* The characters' final positions, hashed bit for bit in their own order (FNV-1a): runs and
+ * worker counts compare by it (slots and step counts differ from run to run). */
+static uint64_t feet_hash(gait_world *w, const gait_character_id *ids, int n) {
+    uint64_t h = 14695981039346656037ull;
+    for (int i = 0; i < n; i++) {
+        gait_character_info info;
+        gait_character_info_get(w, ids[i], &info);
+        const unsigned char *p = (const unsigned char *)&info.position;
+        for (size_t k = 0; k < sizeof info.position; k++) h = (h ^ p[k]) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* One run: fresh characters, warm-up, timed steps. us per character-step; the feet's hash. */
+static double meadow_run(gait_world *w, const meadow_scene *s, gait_character_id *ids, int warm,
+                         int steps, uint64_t *hash, double *cpu) {
+    meadow_spawn(w, s, ids);
+    double t = 0, c = 0;
+    for (int k = 0; k < warm + steps; k++) {
+        meadow_input(w, s, ids, k / s->heading_period);
+        double t0 = now_s(), c0 = cpu_s();
+        gait_world_step(w);
+        if (k >= warm) {
+            t += now_s() - t0;
+            c += cpu_s() - c0;
+        }
+    }
+    *hash = feet_hash(w, ids, s->num_characters);
+    for (int i = 0; i < s->num_characters; i++) gait_character_destroy(w, ids[i]);
+    *cpu = c * 1e6 / ((double)steps * s->num_characters);
+    return t * 1e6 / ((double)steps * s->num_characters);
+}
+
+static void bench_meadow(int n, int steps, int reps) {
+    meadow_scene s;
+    char err[256];
+    memset(&s, 0, sizeof s);
+    if (meadow_generate(&s, n, err, sizeof err)) {
+        printf("meadow: %s\n", err);
+        return;
+    }
+    int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    int counts[2] = {1, cores};
+    double us[2][16], cpu[2][16];
+    uint64_t hash[2] = {0, 0};
+    gait_character_id *ids = malloc(sizeof *ids * (size_t)n);
+    for (int v = 0; v < (cores > 1 ? 2 : 1); v++) {
+        gait_world *w;
+        if (!ids || meadow_world(&s, counts[v], &w)) {
+            printf("meadow: no world\n");
+            break;
+        }
+        for (int r = 0; r < reps; r++) {
+            uint64_t h;
+            us[v][r] = meadow_run(w, &s, ids, 30, steps, &h, &cpu[v][r]);
+            if (r == 0) hash[v] = h;
+            else if (h != hash[v]) printf("meadow: run %d of %d worker(s) ended on other bits!\n", r + 1, counts[v]);
+        }
+        gait_world_destroy(w);
+        printf("meadow %d characters, %d worker%s: %.3f us per character-step (median of %d; runs", n,
+               counts[v], counts[v] > 1 ? "s" : "", median(us[v], reps), reps);
+        for (int r = 0; r < reps; r++) printf(" %.3f", us[v][r]);
+        printf("; process CPU %.3f us)\n", median(cpu[v], reps));
+    }
+    if (cores > 1)
+        printf("meadow speed-up on %d cores: %.2fx; the same bits on 1 and %d workers: %s\n", cores,
+               median(us[0], reps) / median(us[1], reps), cores, hash[0] == hash[1] ? "yes" : "NO");
+    free(ids);
+    meadow_free(&s);
+}
+
+/* ---- a crowd: a plaza against the same crowd spread out ------------------------------------ */
+
+#define CROWD_N 1000
+#define PLAZA 32.0   /* m across, inside its walls */
+
+static gait_world *crowd_world(bool plaza, bool contact, gait_character_id *ids) {
+    gait_world_def d = gait_default_world_def();
+    d.max_characters = CROWD_N;
+    gait_world *w = gait_world_create(&d);
+    if (!w) return NULL;
+    flat_terrain(w, 200);
+    if (plaza) { /* four walls 2 m high round the plaza */
+        float h = (float)(PLAZA / 2);
+        const float walls[4][6] = {{-h - 1, 0, -h - 1, h + 1, 2, -h}, {-h - 1, 0, h, h + 1, 2, h + 1},
+                                   {-h - 1, 0, -h, -h, 2, h}, {h, 0, -h, h + 1, 2, h}};
+        for (int k = 0; k < 4; k++) {
+            const float *b = walls[k];
+            float tris[36 * 3];
+            box_tris(tris, b, b + 3);
+            gait_mesh_def m;
+            memset(&m, 0, sizeof m);
+            m.positions = tris;
+            m.vertex_count = 36;
+            m.triangle_count = 12;
+            m.name = "plaza wall";
+            gait_landmark_id id;
+            gait_collider_add_landmark(gait_world_collider(w), &m, &id);
+        }
+    }
+    gait_character_def cd = gait_default_character_def();
+    cd.no_camera = true;
+    cd.collide = contact;
+    double spacing = plaza ? PLAZA / 32 : 6.0; /* 32 x 32 places, 1,000 of them taken */
+    for (int i = 0; i < CROWD_N; i++) {
+        cd.position.x = (i % 32 - 15.5) * spacing;
+        cd.position.z = (i / 32 - 15.5) * spacing;
+        cd.yaw = 0.7 * i;
+        gait_character_create(w, &cd, &ids[i]);
+    }
+    return w;
+}
+
+/* A new stick every 2 s per character: a direction and a length from a hash of (i, period). */
+static void crowd_input(gait_world *w, const gait_character_id *ids, int k) {
+    for (int i = 0; i < CROWD_N; i++) {
+        uint32_t h = (uint32_t)(i * 2654435761u) ^ (uint32_t)(k / 120) * 40503u;
+        h ^= h >> 13;
+        h *= 0x5bd1e995u;
+        h ^= h >> 15;
+        double a = (h & 0xffff) / 65536.0 * 2 * M_PI, len = 0.3 + 0.7 * ((h >> 16) & 0xff) / 255.0;
+        gait_input in;
+        memset(&in, 0, sizeof in);
+        in.move_x = len * sin(a);
+        in.move_y = len * cos(a);
+        if ((h >> 24) % 97 == 0 && k % 120 == 0) in.pressed = GAIT_BUTTON_JUMP;
+        gait_character_set_input(w, ids[i], &in);
+    }
+}
+
+/* The deepest two capsules overlap (m), through a 1 m grid over the plaza (every character in
+ * the crowd world stands inside 200 m). */
+static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
+    enum { G = 64 };
+    static int head[G * G], next[CROWD_N];
+    static gait_vec3 p[CROWD_N];
+    for (int c = 0; c < G * G; c++) head[c] = -1;
+    for (int i = 0; i < CROWD_N; i++) {
+        gait_character_info info;
+        gait_character_info_get(w, ids[i], &info);
+        p[i] = info.position;
+        int cx = (int)floor(p[i].x + G / 2), cz = (int)floor(p[i].z + G / 2);
+        cx = cx < 0 ? 0 : (cx >= G ? G - 1 : cx);
+        cz = cz < 0 ? 0 : (cz >= G ? G - 1 : cz);
+        next[i] = head[cz * G + cx];
+        head[cz * G + cx] = i;
+    }
+    double worst = -1;
+    for (int i = 0; i < CROWD_N; i++) {
+        int cx = (int)floor(p[i].x + G / 2), cz = (int)floor(p[i].z + G / 2);
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int x = cx + dx, z = cz + dz;
+                if (x < 0 || z < 0 || x >= G || z >= G) continue;
+                for (int j = head[z * G + x]; j >= 0; j = next[j]) {
+                    if (j <= i) continue;
+                    /* upright capsules r 0.3, sphere centres 0.3 .. 1.4 above the feet */
+                    double ya0 = p[i].y + 0.3, ya1 = p[i].y + 1.4, yb0 = p[j].y + 0.3, yb1 = p[j].y + 1.4;
+                    double dy = ya0 > yb1 ? ya0 - yb1 : (ya1 < yb0 ? yb0 - ya1 : 0);
+                    double d = sqrt((p[i].x - p[j].x) * (p[i].x - p[j].x) + dy * dy +
+                                    (p[i].z - p[j].z) * (p[i].z - p[j].z));
+                    if (0.6 - d > worst) worst = 0.6 - d;
+                }
+            }
+    }
+    return worst;
+}
+
+/* us per character-step over `steps` timed steps (after 60 of warm-up); the deepest overlap
+ * over every step when `watch`. */
+static double crowd_run(bool plaza, bool contact, int steps, bool watch, double *worst) {
+    gait_character_id *ids = malloc(sizeof *ids * CROWD_N);
+    gait_world *w = ids ? crowd_world(plaza, contact, ids) : NULL;
+    if (!w) {
+        free(ids);
+        return NAN;
+    }
+    double t = 0;
+    *worst = -1;
+    for (int k = 0; k < 60 + steps; k++) {
+        crowd_input(w, ids, k);
+        double t0 = now_s();
+        gait_world_step(w);
+        if (k >= 60) t += now_s() - t0;
+        if (watch) {
+            double o = deepest_overlap(w, ids);
+            if (o > *worst) *worst = o;
+        }
+    }
+    gait_world_destroy(w);
+    free(ids);
+    return t * 1e6 / ((double)steps * CROWD_N);
+}
+
+static void bench_crowd(int steps, int reps, int watch_steps) {
+    double plaza[16], spread[16], off[16], worst;
+    for (int r = 0; r < reps; r++) { /* interleaved, so the machine's load falls on all alike */
+        plaza[r] = crowd_run(true, true, steps, false, &worst);
+        spread[r] = crowd_run(false, true, steps, false, &worst);
+        off[r] = crowd_run(false, false, steps, false, &worst);
+    }
+    printf("crowd of %d, contact on, 1 worker: plaza %.3f us per character-step, spread %.3f "
+           "(median of %d), plaza / spread %.2f; spread with contact off %.3f\n", CROWD_N,
+           median(plaza, reps), median(spread, reps), reps, median(plaza, reps) / median(spread, reps),
+           median(off, reps));
+    double t0 = now_s();
+    crowd_run(true, true, watch_steps, true, &worst);
+    printf("plaza crowd over %.1f s of simulated time (%d steps, %.0f s to run): deepest overlap of "
+           "two capsules %.2f mm\n", (watch_steps + 60) / 60.0, watch_steps + 60, now_s() - t0,
+           worst > 0 ? worst * 1e3 : 0.0);
+}
+
+int main(int argc, char **argv) {
+    bool full = false;
+    int chars = 10000, steps = 0, reps = 3, crowd_steps = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--full")) full = true;
+        else if (!strcmp(argv[i], "--chars") && i + 1 < argc) chars = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--crowd-steps") && i + 1 < argc) crowd_steps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]\n");
+            return 2;
+        }
+    }
+    if (!steps) steps = full ? 600 : 120;
+    if (!crowd_steps) crowd_steps = full ? 36000 - 60 : 300;
+    if (chars < 1 || steps < 1 || reps < 1 || reps > 16 || crowd_steps < 1) {
+        fprintf(stderr, "bench_crowd: chars, steps, crowd steps >= 1, reps in 1..16\n");
+        return 2;
+    }
+    load_line("before");
+    bench_create(100000, reps);
+    bench_meadow(chars, steps, reps);
+    bench_crowd(full ? 600 : 120, reps, crowd_steps);
+    load_line("after");
+    return 0;
+}
