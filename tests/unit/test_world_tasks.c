@@ -44,6 +44,18 @@ static void crowd_input(gait_world *w, const gait_character_id *ids, int f) {
         if ((f / 40 + i) % 5 == 0) held |= GAIT_BUTTON_SPRINT;
         if ((f + 7 * i) % 211 == 0) pressed |= GAIT_BUTTON_CROUCH;
         bw_input_look(w, ids[i], 0.8 * sin(a), 0.5 + 0.5 * cos(0.7 * a), held, pressed, 0.01 * (i % 3));
+        /* every eleventh heads for another character now and then (a kit's move: it reads where
+         * the other stood as the step began, whichever of the two steps first) */
+        if ((f + i) % 90 == 0 && i % 11 == 0) {
+            gait_move_def d = gait_default_move_def();
+            d.kind = GAIT_MOVE_TO_CHARACTER;
+            d.target = ids[(i + 37) % CROWD];
+            d.speed = 6;
+            d.seconds = 1.2;
+            d.horizontal = true;
+            d.gravity_scale = 1;
+            gait_character_start_move(w, ids[i], &d);
+        }
     }
 }
 

@@ -733,12 +733,11 @@ static gait_vec3 key_velocity(const gait__move *mv, double t) {
 }
 
 /* Where a move toward a character heads: the target's feet as they stood at the start of this
- * world step — its last position if it steps after this one, its position before its move if it
- * has stepped already (characters step in slot order), so the answer does not depend on it. */
+ * world step (the world's copy), so the answer depends neither on whether the target has stepped
+ * yet nor on the thread stepping it. */
 static gait_vec3 target_point(const gait_world *w, const gait__character *self, const gait__move *mv) {
-    const gait__character *t = &w->characters[mv->target.index1 - 1];
-    gait_vec3 p = t < self ? t->prev_position : t->position;
-    return v3_add(p, mv->offset);
+    (void)self;
+    return v3_add(w->step_feet[mv->target.index1 - 1], mv->offset);
 }
 
 /* The point the move heads for now, passing the points already within reach. */

@@ -85,7 +85,8 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
     }
     w->own_gather = gait__alloc(&def.hooks, sizeof *w->own_gather * (size_t)w->capacity);
     w->own_gather_bytes = sizeof(gait_gather) + gait_gather_scratch_bytes(GAIT__CHARACTER_GATHER);
-    if (!w->own_gather) {
+    w->step_feet = gait__alloc(&def.hooks, sizeof *w->step_feet * (size_t)w->capacity);
+    if (!w->own_gather || !w->step_feet) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory)");
         gait_world_destroy(w);
         return NULL;
@@ -138,6 +139,7 @@ void gait_world_destroy(gait_world *w) {
         for (int i = 0; i < w->capacity; i++)
             if (w->own_gather[i]) gait__free(&hooks, w->own_gather[i], w->own_gather_bytes);
     gait__free(&hooks, w->own_gather, sizeof *w->own_gather * (size_t)w->capacity);
+    gait__free(&hooks, w->step_feet, sizeof *w->step_feet * (size_t)w->capacity);
     gait__free(&hooks, w->characters, sizeof(gait__character) * (size_t)w->capacity);
     gait__free(&hooks, w, sizeof *w);
 }
@@ -218,6 +220,8 @@ gait_status gait_world_step(gait_world *w) {
     gait_collider_advance(w->collider, dt);
     /* the picture every character's contact with the others is resolved against */
     gait__crowd_build(&w->crowd, w);
+    for (int i = 0; i < w->capacity; i++)
+        if (w->characters[i].alive) w->step_feet[i] = w->characters[i].position;
     /* the characters with no hook, in parallel ranges when there are workers; then those with
      * hooks, one at a time here (the same order with one worker: the same bits) */
     if (w->workers > 1 && w->count > STEP_MIN_RANGE) {
@@ -313,5 +317,6 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, pool),
     GAIT__LHOST(struct gait_world, step_dt),      /* the running step's dt, for its tasks */
     GAIT__LHOST(struct gait_world, crowd),        /* the step's picture of the others: built anew */
+    GAIT__LHOST(struct gait_world, step_feet),    /* ... and of every one's feet */
 };
 GAIT__LTABLE(gait__world_layout, struct gait_world, world_rows, NULL, world_rules);

@@ -68,6 +68,9 @@ struct gait_world {
     gait__pool *pool;                  /* the built-in one, when the host gave none */
     double step_dt;                    /* s of the step running (read by its tasks) */
     gait__crowd crowd;                 /* the colliding characters as the step began (crowd.c) */
+    /* Every live character's feet as the step began, [capacity]: what a kit's move toward a
+     * character heads for (motion.c), the same whichever order or thread steps the two. */
+    gait_vec3 *step_feet;
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps
