@@ -317,6 +317,20 @@ static const attack attacks[] = {
     U(H_(capacity), 5, "another size (capacity 5, this world 4)", NULL),
     U64(H_(payload_size), 1ull << 62, "truncated", NULL),
     U64(H_(layout), 12345, "another build", NULL),
+    /* the free list of slots: out of the pool, onto a live slot, a cycle, a live slot's link */
+    I(W_(free_head), 99, "free slots", "free_head = 99"),
+    I(W_(free_head), -2, "free_head = -2 is out of range", NULL),
+    I(W_(free_head), 0, "free slots", "names a live one"),
+    I(C_(1, free_next), 1, "free slots", "cycles"),
+    I(C_(3, free_next), 1, "free slots", NULL),
+    I(C_(0, free_next), 3, "free slots", NULL),
+    I(C_(0, free_next), INT_MIN, "free_next = -2147483648 is out of range", NULL),
+    /* contact with other characters and what the last move stood on */
+    B(C_(0, collide), 2, "collide = 2 is not a boolean", NULL),
+    B(C_(0, crushed), 9, "crushed = 9 is not a boolean", NULL),
+    D(C_(0, carrier_velocity.y), NAN, "carrier_velocity.y is NaN", NULL),
+    D(C_(0, body.inherit.x), INFINITY, "body.inherit.x = inf", NULL),
+    I(C_(0, body.ground_lm.index1), -7, "body.ground_lm.index1 = -7 is out of range", NULL),
     U(H_(header_size), 40, "another build", NULL),
     U(H_(world_size), 8, "another build", NULL),
     U(H_(character_size), 16, "another build", NULL),
@@ -462,6 +476,89 @@ TEST(a_clock_that_would_never_return_is_refused) {
     CHECK_EQ_INT(steps, 8);
     CHECK(gait_world_step_seconds(w) == 1.0 / 60.0);
     free(buf);
+    gait_world_destroy(w);
+}
+
+/* ---- moving landmarks --------------------------------------------------------------------- */
+
+/* The geometry with a turning, drifting slab, a body riding it; 40 steps run. */
+static gait_world *moving_world(void) {
+    gait_world *w = geometry();
+    gait_landmark_id lm = bw_box(w, -8, 0, -8, -4, 0.5, -4);
+    gait_collider_set_landmark_velocity(gait_world_collider(w), lm, (gait_vec3){0.5, 0, 0},
+                                        (gait_vec3){0, 0.3, 0});
+    gait_character_def d = gait_default_character_def();
+    d.position = (gait_vec3){-6, 0.5, -6};
+    gait_character_id id;
+    gait_character_create(w, &d, &id);
+    for (int k = 0; k < 40; k++) gait_world_step(w);
+    return w;
+}
+
+/* The moving landmarks' state follows the slots: a count, then a record per landmark (the
+ * collider's, collide_motion.c): slot, generation, mode, path count (4 bytes each), period, time,
+ * the pose now, the last, the target (a position and a quaternion each), velocity, angular
+ * velocity (doubles), has_target and a pad (4 bytes each): 256 bytes. */
+#define MOTION_AT SLOT_AT(CAPACITY)
+#define RECORD_AT (MOTION_AT + 4)
+#define REC_CUR (RECORD_AT + 32)
+#define REC_CUR_ROT (RECORD_AT + 56)
+#define REC_VELOCITY (RECORD_AT + 200)
+#define REC_HAS_TARGET (RECORD_AT + 248)
+
+TEST(a_forged_moving_landmark_is_refused_whole) {
+    gait_world *w = moving_world();
+    size_t size;
+    unsigned char *good = save(w, &size);
+    CHECK_EQ_INT((int)(size - RECORD_AT), 256);
+    unsigned char *buf = malloc(size);
+    struct {
+        const char *what;
+        size_t at;
+        int kind; /* 0: a double, 1: a 32-bit integer */
+        double v;
+    } forge[] = {
+        {"pose x NaN", REC_CUR, 0, NAN},
+        {"pose z infinite", REC_CUR + 16, 0, -INFINITY},
+        {"rotation not unit", REC_CUR_ROT, 0, 2.0},
+        {"last pose NaN", REC_CUR + 56, 0, NAN},
+        {"velocity 1e300", REC_VELOCITY, 0, 1e300},
+        {"angular velocity NaN", REC_VELOCITY + 32, 0, NAN},
+        {"another slot", RECORD_AT, 1, 99},
+        {"another generation", RECORD_AT + 4, 1, 7},
+        {"another motion", RECORD_AT + 8, 1, 3},
+        {"two landmarks moving", MOTION_AT, 1, 2},
+        {"has_target 5", REC_HAS_TARGET, 1, 5},
+    };
+    for (size_t i = 0; i < sizeof forge / sizeof forge[0]; i++) {
+        memcpy(buf, good, size);
+        if (forge[i].kind == 0) put_d(buf + forge[i].at, forge[i].v);
+        else put_i(buf + forge[i].at, (int32_t)forge[i].v);
+        reseal(buf);
+        gait_world *r = moving_world();
+        uint64_t before = gait_world_state_hash(r);
+        CHECK_MSG(gait_world_snapshot_restore(r, buf, size) == GAIT_ERR_FORMAT, "%s: taken",
+                  forge[i].what);
+        CHECK_MSG(strstr(gait_world_last_error(r), "moving landmarks") != NULL, "%s: %s",
+                  forge[i].what, gait_world_last_error(r));
+        CHECK_MSG(gait_world_state_hash(r) == before, "%s: the refusal changed the world",
+                  forge[i].what);
+        gait_world_destroy(r);
+    }
+    /* the honest one restores into a twin, which steps on as the original */
+    gait_world *twin = geometry();
+    gait_landmark_id lm = bw_box(twin, -8, 0, -8, -4, 0.5, -4);
+    gait_collider_set_landmark_velocity(gait_world_collider(twin), lm, (gait_vec3){0, 0, 0},
+                                        (gait_vec3){0, 0, 0});
+    CHECK_EQ_INT(gait_world_snapshot_restore(twin, good, size), GAIT_OK);
+    for (int k = 0; k < 40; k++) {
+        gait_world_step(w);
+        gait_world_step(twin);
+    }
+    CHECK(gait_world_state_hash(twin) == gait_world_state_hash(w));
+    free(buf);
+    free(good);
+    gait_world_destroy(twin);
     gait_world_destroy(w);
 }
 

@@ -11,6 +11,7 @@
 
 #include "collide/collide_motion.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "layouts.h"
@@ -75,20 +76,56 @@ static void save_slot(unsigned char *rec, const gait__character *ch) {
 }
 
 /* Whether the slots and the free list agree: the list from `head` visits every dead slot once and
- * no live one (a cycle or a stray link would hand out a live slot, or lose one for good). Read
- * from the snapshot's slot records, before anything is applied. */
+ * no live one, and no live slot links anywhere (a cycle or a stray link would hand out a live
+ * slot, or lose one for good). Read from the snapshot's slot records, before anything is applied;
+ * false with the link at fault, named, in why. */
 static bool free_list_valid(const gait_world *w, const unsigned char *slots, int head,
-                            uint32_t alive) {
-    long dead = (long)w->capacity - (long)alive, seen = 0;
-    for (int i = head; i != -1; seen++) {
-        if (i < 0 || i >= w->capacity || seen >= dead) return false; /* out of range, or a cycle */
-        const unsigned char *rec = slots + (size_t)i * sizeof(gait__character);
+                            uint32_t alive, char *why, size_t cap) {
+#define SLOT_FIELD(i, field, out)                                                               \
+    memcpy(&(out), slots + (size_t)(i) * sizeof(gait__character) + offsetof(gait__character, field), \
+           sizeof(out))
+    for (int i = 0; i < w->capacity; i++) {
         bool a;
-        memcpy(&a, rec + offsetof(gait__character, alive), sizeof a);
-        if (a) return false;
-        memcpy(&i, rec + offsetof(gait__character, free_next), sizeof i);
+        int next;
+        SLOT_FIELD(i, alive, a);
+        SLOT_FIELD(i, free_next, next);
+        if (a && next != -1) {
+            snprintf(why, cap, "slot %d: free_next = %d, a live slot's must be -1", i + 1, next);
+            return false;
+        }
     }
-    return seen == dead;
+    long dead = (long)w->capacity - (long)alive, seen = 0;
+    const char *name = "free_head";
+    int from = 0;
+    for (int i = head; i != -1; seen++) {
+        char link[48];
+        if (from) snprintf(link, sizeof link, "slot %d: free_next", from);
+        else snprintf(link, sizeof link, "%s", name);
+        if (i < 0 || i >= w->capacity) {
+            snprintf(why, cap, "%s = %d leaves the pool of %d slots", link, i, w->capacity);
+            return false;
+        }
+        if (seen >= dead) {
+            snprintf(why, cap, "%s = %d cycles (the list is longer than the %ld dead slots)", link,
+                     i, dead);
+            return false;
+        }
+        bool a;
+        SLOT_FIELD(i, alive, a);
+        if (a) {
+            snprintf(why, cap, "%s = %d names a live one", link, i);
+            return false;
+        }
+        from = i + 1;
+        SLOT_FIELD(i, free_next, i);
+    }
+#undef SLOT_FIELD
+    if (seen != dead) {
+        snprintf(why, cap, "free_head = %d: the list leaves %ld of the %ld dead slots out", head,
+                 dead - seen, dead);
+        return false;
+    }
+    return true;
 }
 
 gait_status gait_world_snapshot_save(const gait_world *w, void *buffer, size_t capacity,
@@ -203,10 +240,8 @@ gait_status gait_world_snapshot_restore(gait_world *w, const void *buffer, size_
     if (alive_count != h.count)
         return FAIL(w, GAIT_ERR_FORMAT, "snapshot: the header says %u live characters, the slots "
                     "hold %u", h.count, alive_count);
-    if (!free_list_valid(w, slots, world.free_head, alive_count))
-        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its free slots do not add up (free_head = %d: "
-                    "the free list leaves a dead slot out, names a live one, leaves the pool or "
-                    "cycles)", world.free_head);
+    if (!free_list_valid(w, slots, world.free_head, alive_count, why, sizeof why))
+        return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its free slots do not add up: %s", why);
     if (!gait__motion_state_check(w->collider, payload + characters_end(w),
                                   (size_t)h.payload_size - characters_end(w)))
         return FAIL(w, GAIT_ERR_FORMAT, "snapshot: its moving landmarks are not this world's (other "
