@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "body_fixtures.h"
+#include "character/crowd.h"
+#include "character/world_internal.h"
 
 #define OVERLAP_TOL 0.01   /* m: the most two capsules may overlap (docs/behaviour.md) */
 
@@ -287,5 +289,48 @@ TEST(contact_a_kits_dash_goes_around_another_character) {
     CHECK_MSG(widest > 0.5, "the dash went %.3f m aside: through, not around", widest);
     CHECK_NEAR(ib.position.z, 3, 0.6); /* pushed at most a little: nothing threw it */
     CHECK(v3len(ib.velocity) < 1e-9);
+    gait_world_destroy(w);
+}
+
+/* ---- one over another: who takes the gap -------------------------------------------------- */
+
+/* How far the capsule of slot `self` (upright, radius 0.3, height 1.7) stands inside its side of
+ * the plane the crowd's picture gives it against slot `other` (m). */
+static double side_clearance(gait_world *w, int self, int other) {
+    gait_mover_bodies bs;
+    CHECK(gait__bodies_begin(&bs, &w->crowd, self));
+    gait_vec3 f = w->characters[self].position;
+    gait__bodies_cover(&bs, f, (gait_vec3){0, 0, 0}, 1.7);
+    for (int k = 0; k < bs.count; k++) {
+        if (bs.bounds[k].slot != other) continue;
+        gait_vec3 n = bs.bounds[k].normal;
+        double da = f.x * n.x + (f.y + 0.3) * n.y + f.z * n.z;
+        double db = f.x * n.x + (f.y + 1.4) * n.y + f.z * n.z;
+        return (da < db ? da : db) - 0.3 - bs.bounds[k].offset;
+    }
+    CHECK_MSG(false, "slot %d has no plane against slot %d", self + 1, other + 1);
+    return 0;
+}
+
+/* b stands on a 1.15 m block's edge, a beside the block below it: their vertical extents 5 cm
+ * apart, 2 mm between the capsules. Standing, the lower (a) holds its place and the plane lies on
+ * it; rising (a climber under b), a takes the whole gap and the plane lies on b — b, held by its
+ * ground (wedged on a wall's top in a corner, say), need not make room it may not have. */
+TEST(contact_one_rising_under_another_takes_the_whole_gap) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, -2, 0, -2, 0, 1.15, 2);
+    gait_character_id b = spawn_at(w, -0.25, 1.15, 0, 0), a = spawn_at(w, 0.3525, 0, 0, 0);
+    int sa = a.index1 - 1, sb = b.index1 - 1;
+    CHECK_NEAR(w->characters[sb].position.y, 1.15, 0.01); /* on the block (its top a float) */
+    double gap = -overlap_of(w, a, b);
+    CHECK(gap > 0 && gap < 0.1);
+    gait__crowd_build(&w->crowd, w);
+    CHECK_NEAR(side_clearance(w, sa, sb), 0, 1e-9);   /* standing: the plane on a */
+    CHECK_NEAR(side_clearance(w, sb, sa), gap, 1e-6); /* b takes the gap */
+    w->characters[sa].velocity.y = 0.8;               /* climbing */
+    gait__crowd_build(&w->crowd, w);
+    CHECK_NEAR(side_clearance(w, sa, sb), gap, 1e-6);
+    CHECK_NEAR(side_clearance(w, sb, sa), 0, 1e-9);
     gait_world_destroy(w);
 }

@@ -11,7 +11,9 @@
  *
  * One body over another (their vertical extents apart) within STACK_NEAR: the plane lies on the
  * lower one's capsule and the upper takes the whole gap — the lower, held up by its ground,
- * could not make room — and a body balanced dead over another's head has its plane tilted
+ * could not make room — unless the lower is rising into the upper (a climber under a body on the
+ * wall's top, a jump under one standing on a ledge): then the plane lies on the upper one and the
+ * lower takes the whole gap, as the upper, held by its ground, cannot make room either; a body balanced dead over another's head has its plane tilted
  * MIN_TILT off level, so it slides off rather than stays (starting at most 1 cm across it). Two
  * closing on one another turn their plane a little about the vertical, the same way for both,
  * so each slides to its own right: two walking head-on on one line pass instead of pressing
@@ -33,6 +35,7 @@
                                at least this far off level; the one on top starts at most
                                (ra + rb)(1 - cos 10 deg) = 9 mm across it */
 #define STACK_NEAR 0.1      /* m: one over the other this close, the upper takes the whole gap */
+#define STACK_RISE 0.05     /* m/s: a lower body rising faster than this takes the whole gap */
 #define COINCIDENT 1e-9     /* m: axes this close have no direction between them */
 #define COS_PASS 0.9396926207859084 /* cos and sin of 20 deg: two closing bodies' plane turns */
 #define SIN_PASS 0.3420201433256687 /* by this at most */
@@ -100,6 +103,7 @@ void gait__crowd_build(gait__crowd *c, const gait_world *w) {
         e->y1 = ch->position.y + h - r;
         e->radius = r;
         e->vx = ch->velocity.x;
+        e->vy = ch->velocity.y;
         e->vz = ch->velocity.z;
         e->layer = ch->collision_layer;
         e->mask = ch->collision_mask;
@@ -175,9 +179,13 @@ static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entr
     gait__bound bd;
     bd.normal = t;
     bd.slot = b->slot;
-    if (dy == 0 || gap >= STACK_NEAR) bd.offset = 0.5 * (alo + bhi); /* each keeps half the gap */
-    else if (dy > 0) bd.offset = bhi;                                /* a on top: on b */
-    else bd.offset = alo;                                            /* a below: on a */
+    if (dy == 0 || gap >= STACK_NEAR) {
+        bd.offset = 0.5 * (alo + bhi); /* each keeps half the gap */
+    } else {
+        bool rising = (dy > 0 ? b->vy : a->vy) > STACK_RISE; /* the lower one */
+        if (dy > 0) bd.offset = rising ? alo : bhi; /* a on top: on b; b rising: on a */
+        else bd.offset = rising ? bhi : alo;        /* a below: on a; a rising: on b */
+    }
     *clearance = alo - bd.offset;
     return bd;
 }

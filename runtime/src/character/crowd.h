@@ -23,6 +23,7 @@ typedef struct gait__crowd_entry {
     double y0, y1;             /* the heights of its lower and upper sphere centres (m) */
     double radius;             /* m */
     double vx, vz;             /* m/s, its horizontal velocity over the last step */
+    double vy;                 /* m/s, its vertical one (a lower body rising takes the gap) */
     uint32_t layer, mask;
     int slot;
     int32_t cx, cz;            /* its grid cell */
