@@ -1,6 +1,7 @@
 /* The character pool: create and destroy through a free list (O(1) whatever the pool's size),
  * ids with generations, the pool full, and the free list through a snapshot. */
 #include "check.h"
+#include "body_fixtures.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,4 +183,60 @@ TEST(pool_create_checks_each_new_def) {
     gait_anim_signal sig;
     CHECK_EQ_INT(gait_character_anim(w, id, &sig), GAIT_OK);
     gait_world_destroy(w);
+}
+
+/* A crowd past GAIT__OWN_GATHERS: the first slots get gathers of their own, the rest move
+ * through their worker's, and the world's memory stays bounded (a gather is 40 KiB: 3000 of
+ * them would be 120 MiB). A character without its own gather steps to the same bits as one
+ * with it: the crowd's last member and a twin in a world of one. */
+TEST(pool_own_gathers_stop_at_their_cap) {
+    enum { N = GAIT__OWN_GATHERS + 1000 };
+    gait_world *w = pool_world(N);
+    for (int i = 0; i < N; i++) CHECK(spawn(w, 0.01 * i).index1 == i + 1);
+    CHECK_EQ_INT(w->own_gather_count, GAIT__OWN_GATHERS);
+    CHECK(w->own_gather[GAIT__OWN_GATHERS - 1] != NULL);
+    CHECK(w->own_gather[GAIT__OWN_GATHERS] == NULL);
+    CHECK(w->own_gather[N - 1] == NULL);
+    /* destroyed and created again: the slot's gather stays, no more are made */
+    gait_character_id last = {N, 0};
+    CHECK_EQ_INT(gait_character_destroy(w, last), GAIT_OK);
+    CHECK(spawn(w, 0.01 * (N - 1)).index1 == N);
+    CHECK_EQ_INT(w->own_gather_count, GAIT__OWN_GATHERS);
+    gait_world_destroy(w);
+}
+
+/* Twins running into a wall and along it, one in a slot with its own gather (a world of one),
+ * one past the cap (the last of a crowd, 100 m from the others): the same bits every step. */
+TEST(pool_a_character_past_the_gather_cap_steps_as_its_twin) {
+    enum { N = GAIT__OWN_GATHERS + 2 };
+    gait_world *w[2] = {pool_world(1), pool_world(N)};
+    gait_character_id twin[2];
+    for (int k = 0; k < 2; k++) {
+        bw_flat(w[k]);
+        bw_box(w[k], 38, 0, 3, 42, 2.5, 3.4);   /* a wall across the way, at z = 3 */
+        bw_box(w[k], 41, 0, -2, 41.3, 0.25, 2); /* a riser beside the path */
+        if (k == 1)
+            for (int i = 0; i < N - 1; i++) CHECK(spawn(w[k], -40 + 0.02 * i).index1 == i + 1);
+        twin[k] = bw_spawn(w[k], 40, 0, 0, 100);
+    }
+    CHECK(w[0]->own_gather[twin[0].index1 - 1] != NULL);
+    CHECK(w[1]->own_gather[twin[1].index1 - 1] == NULL);
+    gait_input in;
+    memset(&in, 0, sizeof in);
+    in.move_y = 1;
+    in.move_x = 0.4;
+    int differ = 0;
+    for (int s = 0; s < 180; s++) {
+        gait_character_info a[2];
+        for (int k = 0; k < 2; k++) {
+            gait_character_set_input(w[k], twin[k], &in);
+            gait_world_step(w[k]);
+            a[k] = bw_info(w[k], twin[k]);
+        }
+        if (memcmp(&a[0].position, &a[1].position, sizeof a[0].position) != 0 ||
+            a[0].phase.state != a[1].phase.state)
+            differ++;
+    }
+    CHECK_MSG(differ == 0, "the twins differed on %d of 180 steps", differ);
+    for (int k = 0; k < 2; k++) gait_world_destroy(w[k]);
 }

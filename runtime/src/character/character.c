@@ -95,7 +95,10 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     }
     int slot = w->free_head; /* the free list: O(1) whatever the pool's size */
     if (slot < 0) return FAIL(w, GAIT_ERR_CAPACITY, "character: all %d slots are in use", w->capacity);
-    if (!w->own_gather[slot]) { /* the slot's own gather, kept for every character it holds */
+    /* the slot's own gather, kept for every character it holds; past GAIT__OWN_GATHERS slots a
+     * character moves through its worker's gather (the same bits: a crowd of 100,000 would
+     * otherwise hold 4 GB of caches) */
+    if (!w->own_gather[slot] && w->own_gather_count < GAIT__OWN_GATHERS) {
         gait_gather *g = gait__alloc(&w->hooks, w->own_gather_bytes);
         if (!g || gait_gather_init(g, g + 1, w->own_gather_bytes - sizeof *g) != GAIT_OK) {
             gait__free(&w->hooks, g, w->own_gather_bytes);
@@ -103,6 +106,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
                         w->own_gather_bytes);
         }
         w->own_gather[slot] = g;
+        w->own_gather_count++;
     }
 
     /* inside closed geometry: out to the nearest free space, or refused */

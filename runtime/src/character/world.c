@@ -304,6 +304,7 @@ static const gait__lfield world_rows[] = {
     GAIT__LHOST(struct gait_world, gather_mem),   /* scratch: the same bits without it */
     GAIT__LHOST(struct gait_world, gather_bytes),
     GAIT__LHOST(struct gait_world, own_gather),   /* the slots' own gathers: caches too */
+    GAIT__LHOST(struct gait_world, own_gather_count),
     GAIT__LHOST(struct gait_world, own_gather_bytes),
     GAIT__LHOST(struct gait_world, stepping),     /* the lock: a restore never runs inside a step */
     GAIT__LHOST(struct gait_world, gadgets),      /* world data, like the geometry */

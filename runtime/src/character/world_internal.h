@@ -55,6 +55,7 @@ struct gait_world {
      * character is first created in the slot (a slot filled by a snapshot's restore alone uses
      * its worker's); a cache like the workers', so results are the same bits either way. */
     gait_gather **own_gather;          /* capacity entries, NULL until allocated */
+    int own_gather_count;              /* allocated, at most GAIT__OWN_GATHERS */
     size_t own_gather_bytes;           /* each: the gather and its scratch after it */
     bool stepping;                     /* gait_world_step runs (hooks are inside it): locked */
     gait__gadget *gadgets;             /* the world's traversal gadgets (gadget.c) */
@@ -82,6 +83,10 @@ struct gait_world {
  * triangles' edge planes the kernels keep (before those: 96 saved 6 KiB and cost the level's
  * mover 4 % more instructions; 256 saved 1 % more for 7 KiB more). */
 #define GAIT__CHARACTER_GATHER 128
+/* Slots that get a gather of their own (the first created; a slot keeps its gather for every
+ * character it holds later): 40 MiB of caches at most, whatever the world's capacity. The rest
+ * move through their worker's gather, gathered anew each step: the same bits, a tree walk more. */
+#define GAIT__OWN_GATHERS 1024
 
 /* The gather a character in `slot` moves through: its own, else the shared one. */
 static inline gait_gather *gait__own_gather(gait_world *w, int slot, gait_gather *shared) {
