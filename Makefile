@@ -95,8 +95,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
 $(BUILD)/tests/test_collide_level: $(BUILD)/obj/tests/test_collide_level.o $(BUILD)/obj/cli/level.o $(CHECK_OBJ) $(LIB) | $(BUILD)/tests
 	$(CC) $^ $(CLI_LIBS) $(LDLIBS_ALL) -o $@
 
-$(BUILD)/bench/%: tests/bench/%.c $(wildcard tests/bench/*.h) $(LIB) | $(BUILD)/bench
-	$(CC) $(CFLAGS_HOST) -Itests/unit $< $(LIB) $(LDLIBS_ALL) -o $@
+# The benchmark scenes' generators are the runner's (runtime/cli/scene_*.h: `gait bench` builds
+# the same scenes), shared with the benchmark programs.
+$(BUILD)/bench/%: tests/bench/%.c $(wildcard tests/bench/*.h) $(wildcard runtime/cli/scene_*.h) $(LIB) | $(BUILD)/bench
+	$(CC) $(CFLAGS_HOST) -Itests/unit -Iruntime/cli $< $(LIB) $(LDLIBS_ALL) -o $@
 
 $(BUILD)/obj/lib $(BUILD)/obj/cli $(BUILD)/obj/tests $(BUILD)/tests $(BUILD)/bench:
 	@mkdir -p $@

@@ -2,7 +2,7 @@
 # The body benchmark: gait's body mover and its whole character step against Rapier's KCC, Jolt's
 # CharacterVirtual (WASM) and three.js Octree + Capsule, on two scenes (format meadow-v1, docs/meadow-v1.md):
 #   meadow  terrain + 400 boxes: gait with its heightfield, and with every triangle as one mesh;
-#   level   a level with no terrain, every triangle a mesh (tests/bench/level.h: rooms, stairs,
+#   level   a level with no terrain, every triangle a mesh (runtime/cli/scene_level.h: rooms, stairs,
 #           ramps, pillars, arches, fences, props);
 # then one table per scene.
 #   sh scripts/bench_body.sh            quick: 100 characters, 1 repetition each (~2 min)

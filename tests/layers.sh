@@ -4,7 +4,8 @@
 #      (script -> character -> collide -> core);
 #   2. no header of runtime/src includes, through any chain, one that includes it back;
 #   3. hosts (runtime/cli, runtime/sandbox, tests/bench, tests/fuzz) include no file of
-#      runtime/src (they are built with -Iruntime/include only; a relative path would slip by).
+#      runtime/src (they are built with -Iruntime/include only; a relative path would slip by);
+#   4. nothing under runtime/ includes a file of tests/.
 # Prints one line per failure and closes with "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 2
 pass=0
@@ -57,6 +58,10 @@ if [ -n "$cycles" ]; then echo "$cycles" | while read -r line; do echo "FAIL lay
 hosts=$(grep -ln '#[[:space:]]*include[[:space:]]*"\(\.\./\)*\(\(runtime/\)\{0,1\}src/\|core/\|collide/\|character/\|script/\)' \
         runtime/cli/*.[ch] runtime/sandbox/*.[ch] tests/bench/*.[ch] tests/fuzz/*.c 2>/dev/null)
 if [ -n "$hosts" ]; then for h in $hosts; do bad "layers: host $h includes runtime/src"; done; else ok; fi
+
+# 4. what ships includes nothing of the tests (the runner's benchmark scenes are its own)
+shipped=$(grep -ln '#[[:space:]]*include[[:space:]]*"[^"]*tests/' runtime/*/*.[ch] runtime/src/*/*.[ch] 2>/dev/null)
+if [ -n "$shipped" ]; then for h in $shipped; do bad "layers: $h includes a file of tests/"; done; else ok; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,7 +18,7 @@
  *   heightfield (default)  the terrain as gait's heightfield (gait's design: the body reads the
  *                          height function), the boxes as one landmark;
  *   mesh                   every triangle, terrain included, as one landmark (no heightfield).
- * A scene with no terrain (a level, tests/bench/level.h) is always a mesh.
+ * A scene with no terrain (a level, runtime/cli/scene_level.h) is always a mesh.
  * --tess 2 splits every triangle into 4 (a terrain by sampling the same surface on a grid twice
  * as fine): 4x the triangles of the same shapes, for the scaling figure.
  *
@@ -42,8 +42,8 @@
 #include "cmd.h"
 
 #define MEADOW_IMPLEMENTATION
-#include "../../tests/bench/meadow.h"
-#include "../../tests/bench/level.h"
+#include "scene_meadow.h"
+#include "scene_level.h"
 
 typedef struct bench_alloc {
     long allocs;

@@ -18,7 +18,7 @@
 #include "gait/collide.h"
 
 #define MEADOW_IMPLEMENTATION
-#include "meadow.h"
+#include "scene_meadow.h"
 
 static double now_s(void) {
     struct timespec ts;

@@ -29,7 +29,7 @@
 #include "collide_fixtures.h" /* box_tris */
 
 #define MEADOW_IMPLEMENTATION
-#include "meadow.h"
+#include "scene_meadow.h"
 
 static double now_s(void) {
     struct timespec t;

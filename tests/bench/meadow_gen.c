@@ -1,15 +1,15 @@
 /* Writes a benchmark scene (format meadow-v1): PREFIX.bin + PREFIX.json, so peers in other
  * languages read the very scene gait's benchmarks use.
- *   build/bench/meadow_gen [--chars N] [--out PREFIX]                  the meadow (meadow.h)
+ *   build/bench/meadow_gen [--chars N] [--out PREFIX]                  the meadow (runtime/cli/scene_meadow.h)
  *   build/bench/meadow_gen --level [--seed S] [--chars N] [--out PREFIX]  a level with no terrain
- *                                                                       (level.h) */
+ *                                                                       (runtime/cli/scene_level.h) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MEADOW_IMPLEMENTATION
-#include "meadow.h"
-#include "level.h"
+#include "scene_meadow.h"
+#include "scene_level.h"
 
 int main(int argc, char **argv) {
     int chars = 1000, level = 0;

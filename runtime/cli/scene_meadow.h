@@ -5,7 +5,7 @@
  * use it:
  *
  *     #define MEADOW_IMPLEMENTATION
- *     #include "meadow.h"
+ *     #include "scene_meadow.h"
  *
  * Every function returns 0 on success, -1 with a message in err on failure. No globals. */
 #ifndef GAIT_BENCH_MEADOW_H
@@ -301,7 +301,7 @@ int meadow_write(const meadow_scene *s, const char *prefix, char *err, size_t er
     base = base ? base + 1 : prefix;
     fprintf(f, "{\"format\":\"meadow-v1\",\"generator\":\"%s\",\"seed\":%u,"
                "\"trianglesFile\":\"%s.bin\",\"numTriangles\":%d,\"numTerrainTriangles\":%d,\"numBoxTriangles\":%d,",
-            s->generator ? s->generator : "gait tests/bench/meadow.h", s->generator ? (unsigned)s->seed : 20240611u,
+            s->generator ? s->generator : "gait runtime/cli/scene_meadow.h", s->generator ? (unsigned)s->seed : 20240611u,
             base, s->num_triangles, s->num_terrain_triangles, s->num_boxes * 12);
     if (s->grid)
         fprintf(f, "\"terrain\":{\"grid\":%d,\"cell\":%.17g,\"formula\":\"y = 4*sin(0.05*x)*cos(0.04*z) + 1.5*sin(0.21*x + 0.17*z)\","

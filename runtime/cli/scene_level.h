@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "meadow.h"
+#include "scene_meadow.h"
 
 #define LEVEL_ROOMS 4        /* rooms per side of the grid */
 #define LEVEL_PITCH 26.0     /* m between room centres */
@@ -607,7 +607,7 @@ int level_generate(meadow_scene *s, int num_characters, uint32_t seed, char *err
     }
     free(b.foot);
     meadow_bounds(s);
-    s->generator = "gait tests/bench/level.h";
+    s->generator = "gait runtime/cli/scene_level.h";
     s->seed = seed;
     return 0;
 }
