@@ -33,8 +33,6 @@
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
 #define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
-#define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
-                                  (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
                                   or the speed the body kept, under this (sin 30 deg) */
@@ -698,7 +696,7 @@ static void move_in_water(body_move *bm) {
     if (gait_water_at(bm->m->collider, bm->feet.x, bm->feet.z, &surface, &depth)) {
         /* floats with the feet its wading depth under the surface */
         double target = surface - num->wading_depth;
-        dy = clampd(target - bm->feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+        dy = clampd(target - bm->feet.y, -num->swim_float_speed * dt, num->swim_float_speed * dt);
         wet = true;
     }
     gait_vec3 start = bm->feet, d = v3(hv.x * dt, 0, hv.z * dt);
