@@ -122,6 +122,12 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     ch->velocity = v3(0, 0, 0);
     remember(b, &r);
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
+    /* put on foot where only the crouched capsule fits (under a low ceiling: a spawn, a place,
+     * a drowning's return to where it last stood crouched): it crouches there, and the stand-up
+     * check keeps it crouched until there is room, as for a body that crouched by the switch */
+    if (gait_state_on_foot(ch->phase.state) && ch->phase.state != GAIT_STATE_CROUCH &&
+        gait__crouch_low_ceiling(col, ch->position, num))
+        ch->phase.state = GAIT_STATE_CROUCH;
 }
 
 /* Whether the capsule of height h with its middle at c is inside closed geometry; *exits the
