@@ -255,9 +255,15 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
                 continue;
             ch->position = v3(x, ground, z);
             gait__body_place(col, ch, num);
-            return;
+            /* the ray's floor may be one the capsule does not stand on (a ledge narrower than
+             * the body, a platform's rim at the water line): placed, it went down past it into
+             * deeper water. Only ground the body ends on counts. */
+            if (gait__body_can_wade(&ch->contact, num)) return;
         }
     }
+    /* none within the rings: back where it was sent, as before the look */
+    ch->position = o;
+    gait__body_place(col, ch, num);
 }
 
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
