@@ -238,6 +238,15 @@ static bool shore_at(const gait_mover *m, double x, double z, double top,
     return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
 }
 
+/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark. */
+static bool placed_free(const gait_collider *col, const gait__character *ch,
+                        const gait_locomotion *n) {
+    gait_mover m;
+    double h = ch->phase.state == GAIT_STATE_CROUCH ? n->crouch_height : n->capsule_height;
+    gait_mover_init(&m, col, n->capsule_radius, h, n->step_height, n->max_walk_slope);
+    return gait__mover_free(&m, ch->position);
+}
+
 void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
                              const gait_locomotion *num) {
     gait_mover m;
@@ -257,8 +266,9 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
             gait__body_place(col, ch, num);
             /* the ray's floor may be one the capsule does not stand on (a ledge narrower than
              * the body, a platform's rim at the water line): placed, it went down past it into
-             * deeper water. Only ground the body ends on counts. */
-            if (gait__body_can_wade(&ch->contact, num)) return;
+             * deeper water, or beside a wall its standing cast met. Only ground the body ends
+             * on, its capsule (crouched under a low ceiling) in no landmark, counts. */
+            if (gait__body_can_wade(&ch->contact, num) && placed_free(col, ch, num)) return;
         }
     }
     /* none within the rings: back where it was sent, as before the look */
