@@ -36,6 +36,7 @@ return {
     step_height = 0.3,          -- m the feet follow up or down, provisional
     max_walk_slope = 0.7854,    -- rad (45 deg), steepest walkable slope, provisional
     wading_depth = 1.2,         -- m of water stood in before swimming, provisional
+    swim_float_speed = 2.0,     -- m/s a swimmer rises or sinks towards that float line, provisional
     glider_min_height = 2.5,    -- m above the ground to open the glider or plunge, provisional
     capsule_radius = 0.3,       -- m, provisional
     capsule_height = 1.7,       -- m feet to top, provisional

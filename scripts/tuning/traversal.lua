@@ -29,6 +29,10 @@ return {
   corridor_mantle = 0.5,         -- m past the front face a mantle may go ("half a metre and stop"), provisional
   climb_over_height = 1.2,       -- m: a climbing body mantles over a ledge this close above its
                                  -- feet ("over the top"), provisional
+  climb_mantle_split = 1.25,     -- m: over the top, a ledge higher above the feet is a high
+                                 -- mantle, else a low one (GASP: its split at 125 cm)
+  auto_crouch_stand_seconds = 1.0, -- s an auto crouch whose low opening is never entered lasts
+                                 -- before the body stands, provisional
 
   actions = {
     -- over a low, thin obstacle at a run, onto a floor behind: keeps going

@@ -689,7 +689,10 @@ static uint64_t run_case(const fuzz_case *fc, int frames, gait_replay_player *pl
         for (int c = 0; c < fc->char_count; c++) gait_replay_recorder_add_character(rec, rn.ids[c]);
     uint32_t pending[MAX_CHARS] = {0};
     gait_state last[MAX_CHARS];
-    for (int c = 0; c < fc->char_count; c++) last[c] = GAIT_STATE_IDLE;
+    for (int c = 0; c < fc->char_count; c++) { /* idle, or crouched under a low ceiling */
+        gait_phase ph;
+        last[c] = gait_character_phase(rn.w, rn.ids[c], &ph) == GAIT_OK ? ph.state : GAIT_STATE_IDLE;
+    }
     live_track live[MAX_CHARS];
     memset(live, 0, sizeof live);
     for (int k = 0; k < frames && !f->failed; k++) {

@@ -64,8 +64,12 @@ static double live_traverse_plan(const gait_world *w, const gait_traverse_info *
     double r = n->capsule_radius;
     bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
                   s->thick;
-    double plan = s->wall_distance / n->walk_speed + (s->height + 0.2) / rise +
-                  ((mantle ? 0 : s->depth) + 2 * r + 0.2) / cross;
+    /* along a face leaning back the path follows the lean (traverse_action.c's plan_path): the
+     * approach ends out from the face's foot by the lean over the rise's height (it may step
+     * back to it), and the cross goes over that run as well */
+    double run = (s->height + 0.2) * tan(s->lean) + r * (1 / cos(s->lean) - 1);
+    double plan = (s->wall_distance + run) / n->walk_speed + (s->height + 0.2) / rise +
+                  ((mantle ? 0 : s->depth) + 2 * r + 0.2 + run) / cross;
     if (!mantle) {
         double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height
                                     : s->height + tab->max_drop;

@@ -34,6 +34,8 @@
  *   air_stuck       a fall, glide or plunge held 1 s without descending 5 cm (hung in the air);
  *   stuck_walker    walking the same way 1 s without moving, open walkable way ahead;
  *   traverse_overrun, drown_deep  as live.h says;
+ *   riser_climb     a climb begun on foot that ended on foot 5 cm to a step above where it began:
+ *                   a riser climbed as a wall (--show riser_climb prints each);
  *   barely moved    walkers whose whole path was under 10 % of a run's for the run's time. */
 #include <math.h>
 #include <stdio.h>
@@ -324,6 +326,9 @@ typedef struct walker {
     unsigned kinds;             /* bit per kind seen */
     double path;                /* m walked (3D) */
     gait_vec3 last;
+    bool climbing;              /* in a climb begun on foot ... */
+    double climb_y;             /* ... from feet this high (m) */
+    bool riser;                 /* it climbed a riser as a wall */
 } walker;
 
 static const char *const kind_names[] = {"flicker", "air_stuck", "stuck_walker",
@@ -339,6 +344,8 @@ typedef struct tally {
     int by_kind[KINDS];         /* walkers */
     long events[KINDS];
     int barely;
+    int risers;                 /* walkers that climbed a riser as a wall */
+    long riser_events;
     double path_sum;
     pair_count pairs[32];
     int npairs;
@@ -422,6 +429,27 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             gait_character_info info;
             if (gait_character_info_get(w, k->id, &info) != GAIT_OK) continue;
             if (info.phase.state != info.previous_state) k->changes[window]++;
+            /* a riser climbed as a wall: a climb begun on foot that ends on foot at most a step
+             * above where it began (and more than 5 cm up: a climb let go of ends where it
+             * began), where a step-up should have carried the body */
+            if (info.phase.state == GAIT_STATE_CLIMB && gait_state_on_foot(info.previous_state)) {
+                k->climbing = true;
+                k->climb_y = info.position.y;
+            } else if (k->climbing && info.phase.state != GAIT_STATE_CLIMB) {
+                k->climbing = false;
+                const gait_locomotion *num = gait_world_locomotion(w, info.body_type);
+                double rise = info.position.y - k->climb_y;
+                if (gait_state_on_foot(info.phase.state) && rise > 0.05 &&
+                    rise <= num->step_height + 0.05) {
+                    t->riser_events++;
+                    if (!k->riser) t->risers++;
+                    k->riser = true;
+                    if (show && strcmp(show, "riser_climb") == 0)
+                        printf("  riser_climb walker %d at %.2f s: climbed %.3f m and walked on "
+                               "(feet %.3f %.3f %.3f)\n", i, (s + 1) * dt, rise, info.position.x,
+                               info.position.y, info.position.z);
+                }
+            }
             if (i == trace) /* one walker's story, step by step */
                 printf("  trace %.3f s %-10s %.4f %.4f %.4f vel %.3f %.3f %.3f g%d w%d wa%d h %.3f yaw "
                        "%.3f stamina %.1f\n", (s + 1) * dt, gait_state_name(info.phase.state),
@@ -467,6 +495,7 @@ static void report(const char *scene, const tally *t, double seconds, double wal
     printf("  changes>30/10s   %5d walkers\n", t->flicker30);
     for (int k = 0; k < KINDS; k++)
         printf("  %-16s %5d walkers  %6ld events\n", kind_names[k], t->by_kind[k], t->events[k]);
+    printf("  riser_climb      %5d walkers  %6ld events\n", t->risers, t->riser_events);
     printf("  barely moved     %5d walkers (path < 10 %% of a run's)\n", t->barely);
     printf("  mean path        %7.1f m\n", t->spawned ? t->path_sum / t->spawned : 0);
     if (t->npairs) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "character/gates.h"
+#include "character/traverse_internal.h"
 #include "check.h"
 
 typedef struct gate_case {
@@ -28,6 +29,7 @@ static void base(gate_case *c, gait_state state) {
     c->in.senses = &c->senses;
     c->in.numbers = &c->numbers;
     c->in.can_traverse = true;
+    c->in.auto_stand_seconds = gait_default_traverse_table().auto_crouch_stand_seconds;
     c->in.facing.z = 1;
     c->in.dt = 1.0 / 60;
 }
@@ -141,6 +143,38 @@ TEST(gates_crouch_low_opening_crouches_by_itself_then_stands) {
     o = with_ceiling(&c, false);
     CHECK_EQ_INT(o.next, GAIT_STATE_RUN);
     CHECK(!o.crouch.auto_crouch);
+}
+
+/* An auto crouch whose opening is never entered stands after the table's
+ * auto_crouch_stand_seconds: the tuned delay, not a number fixed in code. */
+static int steps_until_auto_stand(double stand_seconds) {
+    gate_case c;
+    base(&c, GAIT_STATE_RUN);
+    c.in.auto_stand_seconds = stand_seconds;
+    stick(&c, 1);
+    c.senses.opening = true;
+    gait__gates_out o = run(&c);
+    if (o.next != GAIT_STATE_CROUCH) return -1;
+    for (int i = 1; i <= 600; i++) { /* crouched in front of it, never under: room to stand */
+        gait__crouch memory = o.crouch;
+        base(&c, GAIT_STATE_CROUCH);
+        c.in.auto_stand_seconds = stand_seconds;
+        stick(&c, 1);
+        c.in.crouch = memory;
+        o = with_ceiling(&c, false);
+        if (o.next != GAIT_STATE_CROUCH) return i;
+    }
+    return 0;
+}
+
+TEST(gates_auto_crouch_stands_after_the_tuned_delay) {
+    /* 60 steps a second: the first step past the delay, the crouch's own step counted (the
+     * summed 1/60 s may land a rounding either side of the delay: one step of slack) */
+    int one = steps_until_auto_stand(1.0), half = steps_until_auto_stand(0.5),
+        two = steps_until_auto_stand(2.0);
+    CHECK(one >= 59 && one <= 60);
+    CHECK(half >= 29 && half <= 30);
+    CHECK(two >= 119 && two <= 120);
 }
 
 TEST(gates_crouch_fall_with_crouched_capsule_lands_crouched) {
@@ -266,4 +300,25 @@ TEST(gates_keep_the_cooldown_running) {
     CHECK_NEAR(run(&c).cooldown, 0.15 - 1.0 / 60, 1e-15);
     c.in.cooldown = 0.001;
     CHECK_NEAR(run(&c).cooldown, 0, 0);
+}
+
+/* Over the top of a climb the mantle is high above the table's climb_mantle_split, low at or
+ * below it: the tuned split, not a number fixed in code. */
+TEST(climb_over_mantle_split_is_the_tables) {
+    gait_traverse_table t = gait_default_traverse_table();
+    gait_traverse_scan scan;
+    memset(&scan, 0, sizeof scan);
+    scan.ok = true;
+    int row = 7;
+    scan.height = 1.25;
+    CHECK_EQ_INT(gait__traverse_offer(&t, &scan, 0, true, &row), GAIT_TRAVERSE_MANTLE_LOW);
+    CHECK_EQ_INT(row, -1);
+    scan.height = 1.26;
+    CHECK_EQ_INT(gait__traverse_offer(&t, &scan, 0, true, &row), GAIT_TRAVERSE_MANTLE_HIGH);
+    t.climb_mantle_split = 0.8;
+    scan.height = 1.0;
+    CHECK_EQ_INT(gait__traverse_offer(&t, &scan, 0, true, &row), GAIT_TRAVERSE_MANTLE_HIGH);
+    t.climb_mantle_split = 1.5;
+    scan.height = 1.4;
+    CHECK_EQ_INT(gait__traverse_offer(&t, &scan, 0, true, &row), GAIT_TRAVERSE_MANTLE_LOW);
 }

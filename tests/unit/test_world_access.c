@@ -25,7 +25,7 @@ static gait_world *flat_world(int *log_count) {
 
 /* What the hook tried, and what it got. */
 typedef struct probe {
-    gait_status step, update, restore, create, destroy, advance;
+    gait_status step, update, restore, create, destroy, advance, follow;
     bool locked_inside, ran;
     void *snapshot;
     size_t snapshot_size;
@@ -41,6 +41,7 @@ static gait_state hostile_hook(gait_world *w, gait_character_id id, gait_state f
     p->update = gait_world_update(w, 1.0 / 60, NULL);
     int steps = 0;
     p->advance = gait_world_advance_clock(w, 1.0 / 60, &steps);
+    p->follow = gait_world_follow_cameras(w, 1.0 / 60);
     p->restore = gait_world_snapshot_restore(w, p->snapshot, p->snapshot_size);
     gait_character_def cd = gait_default_character_def();
     gait_character_id made;
@@ -77,6 +78,7 @@ TEST(world_is_locked_inside_its_hooks) {
     CHECK_EQ_INT(p.step, GAIT_ERR_LOCKED);
     CHECK_EQ_INT(p.update, GAIT_ERR_LOCKED);
     CHECK_EQ_INT(p.advance, GAIT_ERR_LOCKED);
+    CHECK_EQ_INT(p.follow, GAIT_ERR_LOCKED);
     CHECK_EQ_INT(p.restore, GAIT_ERR_LOCKED);
     CHECK_EQ_INT(p.create, GAIT_ERR_LOCKED);
     CHECK_EQ_INT(p.destroy, GAIT_ERR_LOCKED);
@@ -161,4 +163,42 @@ TEST(world_accessors_check_their_arguments) {
     CHECK_EQ_INT(steps, 2);
     CHECK_EQ_INT(gait_world_step_count(w), 0); /* due, not run */
     gait_world_destroy(w);
+}
+
+/* gait_world_update is its two halves and the steps between: a host (or w:update) that advances
+ * the clock, runs the steps and then follows the cameras gets bit for bit the same camera. */
+TEST(world_update_is_advance_steps_and_follow) {
+    gait_world *one = flat_world(NULL), *two = flat_world(NULL);
+    gait_character_def cd = gait_default_character_def();
+    gait_character_id a, b;
+    CHECK_EQ_INT(gait_character_create(one, &cd, &a), GAIT_OK);
+    CHECK_EQ_INT(gait_character_create(two, &cd, &b), GAIT_OK);
+    gait_input in;
+    memset(&in, 0, sizeof in);
+    in.move_y = 1;
+    in.look_yaw = 0.01;
+    for (int f = 0; f < 90; f++) { /* 1.5 s at 60 fps with an uneven frame now and then */
+        double dt = f % 7 == 3 ? 2.5 / 60 : 1.0 / 60;
+        gait_character_set_input(one, a, &in);
+        gait_character_set_input(two, b, &in);
+        CHECK_EQ_INT(gait_world_update(one, dt, NULL), GAIT_OK);
+        int steps = 0;
+        CHECK_EQ_INT(gait_world_advance_clock(two, dt, &steps), GAIT_OK);
+        for (int i = 0; i < steps; i++) gait_world_step(two);
+        CHECK_EQ_INT(gait_world_follow_cameras(two, dt), GAIT_OK);
+    }
+    gait_camera c1, c2;
+    CHECK_EQ_INT(gait_character_camera(one, a, &c1), GAIT_OK);
+    CHECK_EQ_INT(gait_character_camera(two, b, &c2), GAIT_OK);
+    CHECK(c1.pivot.z > 5); /* it followed the run */
+    CHECK(memcmp(&c1.pivot, &c2.pivot, sizeof c1.pivot) == 0);
+    CHECK(memcmp(&c1.eye, &c2.eye, sizeof c1.eye) == 0);
+    /* a bad frame is refused and moves nothing */
+    CHECK_EQ_INT(gait_world_follow_cameras(two, NAN), GAIT_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(gait_world_follow_cameras(two, -1), GAIT_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(gait_world_follow_cameras(NULL, 0.1), GAIT_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(gait_character_camera(two, b, &c2), GAIT_OK);
+    CHECK(memcmp(&c1.eye, &c2.eye, sizeof c1.eye) == 0);
+    gait_world_destroy(one);
+    gait_world_destroy(two);
 }

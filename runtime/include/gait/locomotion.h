@@ -88,6 +88,8 @@ typedef struct gait_locomotion {
     double max_walk_slope;      /* rad, steepest walkable slope, default 45 deg (provisional) */
     double wading_depth;        /* m of water the body stands in before it swims; it floats with
                                    its feet this deep, default 1.2 (provisional) */
+    double swim_float_speed;    /* m/s a swimming body rises or sinks towards that float line,
+                                   default 2.0 (provisional) */
     double glider_min_height;   /* m above the ground needed to open the glider or plunge,
                                    default 2.5 (provisional) */
     double capsule_radius;      /* m, default 0.3 (provisional) */

@@ -123,6 +123,10 @@ typedef struct gait_traverse_table {
     double corridor_flight_margin; /* m past the back face a vault into the air may fly */
     double corridor_mantle;        /* m past the front face a mantle onto something thick may go */
     double climb_over_height;      /* m: a climbing body mantles over a ledge this close above */
+    double climb_mantle_split;     /* m: over the top of a climb, a ledge higher than this above
+                                      the feet is a high mantle, else a low one (1.25) */
+    double auto_crouch_stand_seconds; /* s an auto crouch whose low opening is never entered
+                                      lasts before the body stands (1.0) */
 } gait_traverse_table;
 
 /* The defaults (their sources in gait_traverse_table_schema() and scripts/tuning/traversal.lua). */

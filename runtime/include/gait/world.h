@@ -287,13 +287,19 @@ gait_status gait_character_pose(const gait_world *world, gait_character_id id, g
 
 /* True while gait_world_step runs, that is inside its gate and traversal hooks. Locked then:
  * gait_world_destroy (refused and logged), gait_world_step, gait_world_update,
- * gait_world_advance_clock, gait_world_snapshot_restore, gait_character_create and
+ * gait_world_advance_clock, gait_world_follow_cameras, gait_world_snapshot_restore, gait_character_create and
  * gait_character_destroy (GAIT_ERR_LOCKED). */
 bool gait_world_is_locked(const gait_world *world);
 /* gait_world_update's first half: adds frame_seconds to the clock and gives the whole steps due
  * (capped), without running them or moving the cameras; for a host that acts between steps
  * and then calls gait_world_step that many times. */
 gait_status gait_world_advance_clock(gait_world *world, double frame_seconds, int *out_steps);
+/* gait_world_update's second half: each living character's follow camera follows its body as
+ * drawn (blended between the last two steps by the clock's alpha) over frame_seconds, once a
+ * frame after the steps. A host (or a script's w:update) that advanced the clock and ran the
+ * steps itself calls this to move the cameras as gait_world_update does. Refused while the
+ * world steps (GAIT_ERR_LOCKED) and for frame seconds not finite or < 0; nothing moves then. */
+gait_status gait_world_follow_cameras(gait_world *world, double frame_seconds);
 int gait_world_max_characters(const gait_world *world); /* the pool size given at create */
 /* The living character in slot index1 (1 .. max_characters), or GAIT_ERR_STALE_ID when the
  * slot is empty or out of range. Walking the slots lists every character. */

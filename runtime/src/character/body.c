@@ -33,8 +33,6 @@
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
 #define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
-#define FLOAT_SPEED 2.0        /* m/s a swimming body rises or sinks towards its float line
-                                  (provisional) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
                                   or the speed the body kept, under this (sin 30 deg) */
@@ -124,6 +122,12 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     ch->velocity = v3(0, 0, 0);
     remember(b, &r);
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
+    /* put on foot where only the crouched capsule fits (under a low ceiling: a spawn, a place,
+     * a drowning's return to where it last stood crouched): it crouches there, and the stand-up
+     * check keeps it crouched until there is room, as for a body that crouched by the switch */
+    if (gait_state_on_foot(ch->phase.state) && ch->phase.state != GAIT_STATE_CROUCH &&
+        gait__crouch_low_ceiling(col, ch->position, num))
+        ch->phase.state = GAIT_STATE_CROUCH;
 }
 
 /* Whether the capsule of height h with its middle at c is inside closed geometry; *exits the
@@ -234,6 +238,15 @@ static bool shore_at(const gait_mover *m, double x, double z, double top,
     return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
 }
 
+/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark. */
+static bool placed_free(const gait_collider *col, const gait__character *ch,
+                        const gait_locomotion *n) {
+    gait_mover m;
+    double h = ch->phase.state == GAIT_STATE_CROUCH ? n->crouch_height : n->capsule_height;
+    gait_mover_init(&m, col, n->capsule_radius, h, n->step_height, n->max_walk_slope);
+    return gait__mover_free(&m, ch->position);
+}
+
 void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
                              const gait_locomotion *num) {
     gait_mover m;
@@ -251,9 +264,16 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
                 continue;
             ch->position = v3(x, ground, z);
             gait__body_place(col, ch, num);
-            return;
+            /* the ray's floor may be one the capsule does not stand on (a ledge narrower than
+             * the body, a platform's rim at the water line): placed, it went down past it into
+             * deeper water, or beside a wall its standing cast met. Only ground the body ends
+             * on, its capsule (crouched under a low ceiling) in no landmark, counts. */
+            if (gait__body_can_wade(&ch->contact, num) && placed_free(col, ch, num)) return;
         }
     }
+    /* none within the rings: back where it was sent, as before the look */
+    ch->position = o;
+    gait__body_place(col, ch, num);
 }
 
 /* A landmark wall: move in its plane, pressed into it so the wall is met again each step.
@@ -698,7 +718,7 @@ static void move_in_water(body_move *bm) {
     if (gait_water_at(bm->m->collider, bm->feet.x, bm->feet.z, &surface, &depth)) {
         /* floats with the feet its wading depth under the surface */
         double target = surface - num->wading_depth;
-        dy = clampd(target - bm->feet.y, -FLOAT_SPEED * dt, FLOAT_SPEED * dt);
+        dy = clampd(target - bm->feet.y, -num->swim_float_speed * dt, num->swim_float_speed * dt);
         wet = true;
     }
     gait_vec3 start = bm->feet, d = v3(hv.x * dt, 0, hv.z * dt);

@@ -37,7 +37,8 @@ typedef struct gait__carry {
     gait_vec3 velocity;          /* m/s of its point under the body over the step */
 } gait__carry;
 
-/* Stands a new or placed body on the ground below its position and writes its contact. */
+/* Stands a new or placed body on the ground below its position and writes its contact; on foot
+ * where only the crouched capsule fits (a low ceiling), its state becomes crouch. */
 void gait__body_place(const gait_collider *collider, struct gait__character *ch,
                       const gait_locomotion *numbers);
 

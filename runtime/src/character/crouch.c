@@ -19,7 +19,6 @@
                                     ground's own triangles) */
 #define OPENING_STAND_REACH 0.4  /* m: the standing capsule is stopped within this ... */
 #define OPENING_CROUCH_REACH 0.8 /* ... and the crouched one is not within this: a low opening */
-#define AUTO_STAND_SECONDS 1.0   /* s: an auto crouch whose opening was never entered stands */
 #define HOVER_STEPS 3            /* steps a crouched body may read "not grounded" over ground
                                     within a step below before it falls (an edge's flicker) */
 #define DROP_STEP 0.05           /* m: a fall from a crouch looks for standing room this often ... */
@@ -68,7 +67,7 @@ bool gait__crouch_needs_ceiling(const gait__crouch *c, gait_state s) {
 }
 
 bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low_ceiling,
-                         bool opening, double dt) {
+                         bool opening, double stand_seconds, double dt) {
     c->stand_blocked = false;
     if (c->air) {
         /* a fall begun crouched under a low ceiling: it grows to standing where there is room,
@@ -94,7 +93,7 @@ bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low
             want = true;
             c->stand_blocked = true;
             c->auto_under = c->auto_crouch;
-        } else if (c->auto_crouch && (c->auto_under || c->auto_seconds > AUTO_STAND_SECONDS)) {
+        } else if (c->auto_crouch && (c->auto_under || c->auto_seconds > stand_seconds)) {
             /* out of the opening (or it was never entered): stand */
             c->auto_crouch = c->auto_under = false;
             want = crouching;

@@ -38,9 +38,11 @@ bool gait__crouch_needs_ceiling(const gait__crouch *memory, gait_state state);
 
 /* Before the locomotion gates: the crouch the gates see (the switch, a low opening, the
  * stand-up check, a fall with the crouched capsule). `low_ceiling` and `opening` are the sense
- * stage's readings; `crouching` the switch. Updates *memory. */
+ * stage's readings; `crouching` the switch; `stand_seconds` (s) how long an auto crouch whose
+ * opening is never entered lasts (the traversal table's auto_crouch_stand_seconds). Updates
+ * *memory. */
 bool gait__crouch_before(gait__crouch *memory, gait_state state, bool crouching, bool low_ceiling,
-                         bool opening, double dt);
+                         bool opening, double stand_seconds, double dt);
 
 /* After the locomotion gates proposed `proposed` from `from`: a crouched body leaves its short
  * capsule only where it can stand. Returns the state to take; *drop is set when the ground

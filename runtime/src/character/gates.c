@@ -40,7 +40,7 @@ void gait__gates_propose(const gait__gates_in *in, gait__gates_out *out) {
     out->input = in->input;
     out->input.crouching = gait__crouch_before(&out->crouch, from, in->input.crouching,
                                                in->senses->low_ceiling, in->senses->opening,
-                                               in->dt);
+                                               in->auto_stand_seconds, in->dt);
     out->proposed = gait_locomotion_next(&in->phase, &out->input, c, n);
     memset(&out->request, 0, sizeof out->request);
     if (!in->can_traverse) return;

@@ -18,6 +18,8 @@ typedef struct gait__gates_in {
     double cooldown;                /* s before a chained traversal may start */
     bool action_playing;            /* a traversal action is playing */
     bool can_traverse;              /* the traversal table has rows */
+    double auto_stand_seconds;      /* s an auto crouch never entered lasts (the table's
+                                       auto_crouch_stand_seconds) */
     gait_vec3 move_dir;             /* unit horizontal move, zero when none */
     gait_vec3 facing;               /* unit horizontal facing */
     double speed;                   /* m/s horizontal over the last step */

@@ -75,6 +75,8 @@ static const gait_schema_field fields[] = {
       "steepest walkable slope"),
     F(wading_depth, 0.05, 5, 1.2, "m", LOC, PROV,
       "water stood in before the body swims; it floats with its feet this deep"),
+    F(swim_float_speed, 0.01, 50, 2.0, "m/s", LOC, PROV,
+      "a swimming body rises or sinks towards its float line"),
     F(glider_min_height, 0, 100, 2.5, "m", LOC, PROV,
       "above the ground needed to open the glider or plunge"),
     F(capsule_radius, 0.05, 2, 0.3, "m", LOC, PROV, "the body's capsule"),

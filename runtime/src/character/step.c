@@ -51,6 +51,7 @@ static void gates_input(const gait_world *w, const gait__character *ch, const ga
     g->cooldown = ch->trav.cooldown;
     g->action_playing = gait__traverse_playing(&ch->trav);
     g->can_traverse = w->traverse_table.count > 0;
+    g->auto_stand_seconds = w->traverse_table.auto_crouch_stand_seconds;
     g->move_dir = in->dir_n;
     g->facing = v3(sin(ch->yaw), 0, cos(ch->yaw));
     g->speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);

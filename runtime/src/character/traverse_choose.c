@@ -11,9 +11,6 @@
 #include "core/core.h"
 #include "core/vec.h"
 
-#define MANTLE_HIGH_FROM 1.25  /* m: over the top of a climb, a ledge higher than this above the
-                                  feet is a high mantle (GASP's low/high split at 125 cm) */
-
 /* ---- names --------------------------------------------------------------------------------- */
 
 static const char *const kind_names[GAIT_TRAVERSE_KIND_COUNT] = {"none", "vault", "hurdle",
@@ -64,6 +61,10 @@ static const gait_schema_field table_fields[] = {
        "past the front face a mantle onto something thick may go"),
     TF(climb_over_height, 0, 10, 1.2, "m", PROV,
        "a climbing body mantles over a ledge this close above its feet"),
+    TF(climb_mantle_split, 0, 10, 1.25, "m", GASP " (125 cm, its low/high mantle split)",
+       "over the top of a climb, a ledge higher above the feet is a high mantle, else a low one"),
+    TF(auto_crouch_stand_seconds, 0, 60, 1.0, "s", PROV,
+       "an auto crouch whose low opening is never entered lasts before the body stands"),
 };
 #undef TF
 GAIT__SCHEMA_TABLE(gait_traverse_table_schema, "traversal", gait_traverse_table,
@@ -197,7 +198,7 @@ gait_traverse_kind gait__traverse_offer(const gait_traverse_table *tab,
                                         bool climbing, int *row) {
     *row = -1;
     if (climbing)
-        return scan->height > MANTLE_HIGH_FROM ? GAIT_TRAVERSE_MANTLE_HIGH
+        return scan->height > tab->climb_mantle_split ? GAIT_TRAVERSE_MANTLE_HIGH
                                                : GAIT_TRAVERSE_MANTLE_LOW;
     return gait_traverse_choose(tab, scan, speed, row);
 }

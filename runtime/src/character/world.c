@@ -244,6 +244,18 @@ gait_status gait_world_update(gait_world *w, double frame_seconds, int *out_step
     if (s != GAIT_OK)
         return FAIL(w, s, "update: frame seconds %g must be finite and >= 0", frame_seconds);
     for (int i = 0; i < steps; i++) gait_world_step(w);
+    if (out_steps) *out_steps = steps;
+    /* frame_seconds passed the clock's check above, and no hook runs between: this cannot fail */
+    return gait_world_follow_cameras(w, frame_seconds);
+}
+
+gait_status gait_world_follow_cameras(gait_world *w, double frame_seconds) {
+    if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping)
+        return FAIL(w, GAIT_ERR_LOCKED, "follow_cameras: refused while the world steps (a hook called it)");
+    if (!isfinite(frame_seconds) || frame_seconds < 0)
+        return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "follow_cameras: frame seconds %g must be finite and >= 0",
+                    frame_seconds);
     /* the camera follows the blended body, once a frame, after the steps */
     double a = gait_clock_alpha(&w->clock);
     for (int i = 0; i < w->capacity; i++) {
@@ -252,7 +264,6 @@ gait_status gait_world_update(gait_world *w, double frame_seconds, int *out_step
         gait_vec3 drawn = v3_lerp(ch->prev_position, ch->position, a);
         gait_camera_follow(&ch->camera, w->collider, drawn, frame_seconds, NULL);
     }
-    if (out_steps) *out_steps = steps;
     return GAIT_OK;
 }
 

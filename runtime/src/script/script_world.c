@@ -450,6 +450,9 @@ static int l_world_update(lua_State *L) {
             lua_call(L, 1, 0);
         }
     }
+    /* then the cameras follow the drawn bodies, once a frame, as gait_world_update does */
+    if (b->world && gait_world_follow_cameras(b->world, dt) != GAIT_OK)
+        return luaL_error(L, "w:update(): %s", gait_world_last_error(b->world));
     lua_pushinteger(L, steps);
     return 1;
 }
