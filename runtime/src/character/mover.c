@@ -998,7 +998,12 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     }
     if (has_t && p.y <= h) {
         gait_hit hit;
-        if (m == m_in && h > p.y + 1e-9 && sweep_geometry(m, p, v3(0, h - p.y, 0), &hit)) {
+        /* the lift is asked of the landmarks whenever it reaches past what the near test
+         * covered (the move and NEAR_SKIN around it): a body under the terrain's edge inside a
+         * landmark can be lifted metres, and "no landmark near the move" says nothing of those
+         * (with the cache dropped by a snapshot's restore, the other answer gave other bits) */
+        if (h > p.y + 1e-9 && (m == m_in || h - p.y > NEAR_SKIN) &&
+            sweep_geometry(m_in, p, v3(0, h - p.y, 0), &hit)) {
             /* lifted onto the terrain under a landmark with no room: stay where the step began
              * (over it, the terrain there) and drop the velocity that went in */
             gait_vec3 s0 = *feet_io;
