@@ -70,6 +70,7 @@
 #endif
 
 #include "live.h"
+#include "shapes.h"
 
 #define PEN_TOL 0.02          /* m, see above */
 #define MAX_SHAPES 40
@@ -91,23 +92,7 @@ static int generator = GENERATOR; /* the one cases are made and replays rebuilt 
 /* ---- random numbers: splitmix64, one stream per purpose so dropping a shape or a character
  * leaves the others as they were ---------------------------------------------------------- */
 
-typedef struct rng { uint64_t s; } rng;
-static uint64_t rnext(rng *r) {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double runi(rng *r, double lo, double hi) {
-    return lo + (hi - lo) * ((double)(rnext(r) >> 11) * (1.0 / 9007199254740992.0));
-}
 static int rint_(rng *r, int lo, int hi) { return lo + (int)(rnext(r) % (uint64_t)(hi - lo + 1)); }
-static bool rchance(rng *r, double p) { return runi(r, 0, 1) < p; }
-static rng stream(uint64_t seed, uint64_t purpose) {
-    rng r = {seed * 0x2545F4914F6CDD1Dull ^ (purpose + 1) * 0x9E3779B97F4A7C15ull};
-    rnext(&r);
-    return r;
-}
 
 /* ---- the case ------------------------------------------------------------------------------ */
 
@@ -144,41 +129,6 @@ typedef struct stats {
 } stats;
 
 /* ---- world building ------------------------------------------------------------------------ */
-
-typedef struct mesh { float v[MAX_TRIS * 9]; int n; } mesh;
-
-static void tri(mesh *m, const double *a, const double *b, const double *c) {
-    if (m->n >= MAX_TRIS) return;
-    float *o = m->v + m->n * 9;
-    for (int k = 0; k < 3; k++) { o[k] = (float)a[k]; o[3 + k] = (float)b[k]; o[6 + k] = (float)c[k]; }
-    m->n++;
-}
-static void quad(mesh *m, const double *a, const double *b, const double *c, const double *d) {
-    tri(m, a, b, c);
-    tri(m, a, c, d);
-}
-
-/* A point p (local) rotated by yaw about y, then by tilt about x, and moved to o. */
-typedef struct xform { double o[3], yaw, tilt; } xform;
-static void xf(const xform *t, const double *p, double *out) {
-    double cy = cos(t->yaw), sy = sin(t->yaw), ct = cos(t->tilt), st = sin(t->tilt);
-    double y1 = p[1] * ct - p[2] * st, z1 = p[1] * st + p[2] * ct;
-    out[0] = t->o[0] + p[0] * cy + z1 * sy;
-    out[1] = t->o[1] + y1;
-    out[2] = t->o[2] - p[0] * sy + z1 * cy;
-}
-
-static void box(mesh *m, const xform *t, double x0, double y0, double z0, double x1, double y1,
-                double z1) {
-    double c[8][3];
-    for (int k = 0; k < 8; k++) {
-        double p[3] = {(k & 1) ? x1 : x0, (k & 2) ? y1 : y0, (k & 4) ? z1 : z0};
-        xf(t, p, c[k]);
-    }
-    static const int q[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-    for (int f = 0; f < 6; f++) quad(m, c[q[f][0]], c[q[f][1]], c[q[f][2]], c[q[f][3]]);
-}
 
 static double terrain_h(const gait_collider *c, double x, double z) {
     double h = 0;
@@ -383,7 +333,7 @@ static gait_world *build_world(const fuzz_case *fc) {
     if (!w) return NULL;
     gait_collider *c = gait_world_collider(w);
     make_terrain(fc->seed, c);
-    mesh *m = malloc(sizeof *m); /* 74 KB: too big for the stack under ASan's redzones */
+    mesh *m = mesh_new(MAX_TRIS); /* 295 KB: too big for the stack */
     for (int i = 0; m && i < fc->shape_count; i++) {
         gait_water_region water;
         int kind = make_shape(fc->seed, i, c, m, &water);
@@ -1011,8 +961,7 @@ static figure fig_ghost_bumps(void) {
                  "spread of the feet's height, and |vy| * dt, on foot over a jittered flat floor"};
     enum { N = 60, CH = 32 };
     gait_world *w = figure_world(CH);
-    mesh *m = malloc(sizeof *m);
-    m->n = 0;
+    mesh *m = mesh_new(MAX_TRIS);
     rng r = stream(7, 7);
     double px[N + 1][N + 1], pz[N + 1][N + 1];
     for (int i = 0; i <= N; i++)
@@ -1120,8 +1069,7 @@ static figure fig_tunnelling(void) {
                  "bodies that ended beyond a zero-thickness plate or wall (falls up to terminal speed, plunges, dashes)"};
     enum { CH = 24 };
     gait_world *w = figure_world(CH);
-    mesh *m = malloc(sizeof *m);
-    m->n = 0;
+    mesh *m = mesh_new(MAX_TRIS);
     /* a floor plate at y = 0 over [-60, 60]^2, no terrain under it */
     double a[3] = {-60, 0, -60}, b[3] = {60, 0, -60}, c[3] = {60, 0, 60}, d[3] = {-60, 0, 60};
     quad(m, a, d, c, b);
@@ -1198,8 +1146,7 @@ static figure fig_stairs_fps(void) {
     double top = 0;
     for (int f = 0; f < 4; f++) {
         gait_world *w = figure_world(1);
-        mesh *m = malloc(sizeof *m);
-        m->n = 0;
+        mesh *m = mesh_new(MAX_TRIS);
         xform t = {{0, 0, 2}, 0, 0};
         for (int k = 0; k < 10; k++) box(m, &t, -1.5, 0, k * 0.3, 1.5, (k + 1) * 0.25, 40); /* a long landing */
         add_mesh(w, m, "stairs");
@@ -1244,8 +1191,7 @@ static figure fig_corners(void) {
                  "bodies (no stamina: no climbing) not 2.5 m out after 2 s into a 10-80 deg wedge, 2 s back"};
     enum { CH = 8 };
     gait_world *w = figure_world(CH);
-    mesh *m = malloc(sizeof *m);
-    m->n = 0;
+    mesh *m = mesh_new(MAX_TRIS);
     double a[3] = {-80, 0, -80}, b[3] = {80, 0, -80}, c[3] = {80, 0, 80}, d[3] = {-80, 0, 80};
     quad(m, a, d, c, b);
     add_mesh(w, m, "floor");

@@ -50,6 +50,7 @@
 #endif
 
 #include "live.h"
+#include "shapes.h"
 
 #define HALF 80.0            /* m: the level spans [-HALF, HALF]^2 */
 #define SPAWN_HALF 74.0      /* m: walkers start within [-SPAWN_HALF, SPAWN_HALF]^2 */
@@ -58,58 +59,7 @@
 
 /* ---- random numbers (splitmix64), one stream per purpose ---------------------------------- */
 
-typedef struct rng { uint64_t s; } rng;
-static uint64_t rnext(rng *r) {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double runi(rng *r, double lo, double hi) {
-    return lo + (hi - lo) * ((double)(rnext(r) >> 11) * (1.0 / 9007199254740992.0));
-}
-static bool rchance(rng *r, double p) { return runi(r, 0, 1) < p; }
-static rng stream(uint64_t seed, uint64_t purpose) {
-    rng r = {seed * 0x2545F4914F6CDD1Dull ^ (purpose + 1) * 0x9E3779B97F4A7C15ull};
-    rnext(&r);
-    return r;
-}
-
 /* ---- meshes --------------------------------------------------------------------------------- */
-
-typedef struct mesh { float *v; int n; } mesh;
-
-static void tri(mesh *m, const double *a, const double *b, const double *c) {
-    if (m->n >= MAX_TRIS) return;
-    float *o = m->v + m->n * 9;
-    for (int k = 0; k < 3; k++) { o[k] = (float)a[k]; o[3 + k] = (float)b[k]; o[6 + k] = (float)c[k]; }
-    m->n++;
-}
-static void quad(mesh *m, const double *a, const double *b, const double *c, const double *d) {
-    tri(m, a, b, c);
-    tri(m, a, c, d);
-}
-
-/* p rotated by yaw about y, then by tilt about the local x axis, moved to o */
-typedef struct xform { double o[3], yaw, tilt; } xform;
-static void xf(const xform *t, const double *p, double *out) {
-    double cy = cos(t->yaw), sy = sin(t->yaw), ct = cos(t->tilt), st = sin(t->tilt);
-    double y1 = p[1] * ct - p[2] * st, z1 = p[1] * st + p[2] * ct;
-    out[0] = t->o[0] + p[0] * cy + z1 * sy;
-    out[1] = t->o[1] + y1;
-    out[2] = t->o[2] - p[0] * sy + z1 * cy;
-}
-static void box(mesh *m, const xform *t, double x0, double y0, double z0, double x1, double y1,
-                double z1) {
-    double c[8][3];
-    for (int k = 0; k < 8; k++) {
-        double p[3] = {(k & 1) ? x1 : x0, (k & 2) ? y1 : y0, (k & 4) ? z1 : z0};
-        xf(t, p, c[k]);
-    }
-    static const int q[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-    for (int f = 0; f < 6; f++) quad(m, c[q[f][0]], c[q[f][1]], c[q[f][2]], c[q[f][3]]);
-}
 
 static void add(gait_collider *c, mesh *m, const char *name) {
     if (m->n == 0) return;
@@ -308,7 +258,7 @@ static gait_world *build(uint64_t seed, bool as_mesh, int walkers) {
     rng r = stream(seed, 1);
     ground g = {runi(&r, 4, 7), runi(&r, 0.05, 0.09), runi(&r, 0.04, 0.07), runi(&r, 0, 6),
                 runi(&r, 2, 3.5), runi(&r, 0.1, 0.16), runi(&r, 0.08, 0.14), runi(&r, 1.8, 2.8)};
-    mesh m = {malloc(sizeof(float) * 9 * MAX_TRIS), 0};
+    mesh m = {malloc(sizeof(float) * 9 * MAX_TRIS), 0, MAX_TRIS};
     make_ground(&g, seed, as_mesh, c, &m);
     make_props(&g, seed, c, &m);
     free(m.v);
