@@ -46,18 +46,28 @@ bool gait__crouch_low_ceiling(const gait_collider *col, gait_vec3 feet, const ga
                                       n->capsule_height, NULL);
 }
 
-bool gait__crouch_opening_ahead(const gait_collider *col, gait_vec3 feet, gait_vec3 dir,
-                                const gait_locomotion *n) {
+bool gait__crouch_opening_ahead(const gait_collider *col, gait_gather *gather, gait_vec3 feet,
+                                gait_vec3 dir, const gait_locomotion *n) {
     if (n->crouch_height >= n->capsule_height) return false;
     gait_vec3 p = v3(feet.x, feet.y + OPENING_LIFT, feet.z);
-    gait_filter none;
-    memset(&none, 0, sizeof none);
+    gait_filter landmarks, terrain;
+    memset(&landmarks, 0, sizeof landmarks);
+    landmarks.skip_terrain = true;
+    memset(&terrain, 0, sizeof terrain);
+    terrain.skip_landmarks = true;
     gait_hit hit;
+    /* The terrain never makes an opening: it is a height field, so where it meets the standing
+     * capsule the crouched one (the same feet, the same column) meets it as soon or sooner. The
+     * standing capsule is therefore asked of the landmarks alone, and the terrain only of the
+     * crouched one, last, where the landmarks leave an opening (the answer is the two full
+     * sweeps' answer; a run along a wall skips the terrain's triangles under the feet). */
     gait_capsule stand = gait__upright_capsule(p, n->capsule_radius, n->capsule_height);
-    if (!gait_collider_capsule_sweep(col, &stand, v3_scale(dir, OPENING_STAND_REACH), &none, &hit))
+    if (!gait__query_sweep(col, gather, &stand, v3_scale(dir, OPENING_STAND_REACH), &landmarks, &hit))
         return false;
     gait_capsule low = gait__upright_capsule(p, n->capsule_radius, n->crouch_height);
-    return !gait_collider_capsule_sweep(col, &low, v3_scale(dir, OPENING_CROUCH_REACH), &none, &hit);
+    gait_vec3 reach = v3_scale(dir, OPENING_CROUCH_REACH);
+    return !gait__query_sweep(col, gather, &low, reach, &landmarks, &hit) &&
+           !gait__query_sweep(col, gather, &low, reach, &terrain, &hit);
 }
 
 /* ---- rules --------------------------------------------------------------------------------- */

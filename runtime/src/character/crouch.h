@@ -26,9 +26,10 @@ typedef struct gait__crouch {
 bool gait__crouch_low_ceiling(const gait_collider *collider, gait_vec3 feet,
                               const gait_locomotion *numbers);
 /* A low opening ahead along dir (unit, horizontal): the standing capsule is stopped within
- * OPENING_STAND_REACH, the crouched one is not within OPENING_CROUCH_REACH (a vent). */
-bool gait__crouch_opening_ahead(const gait_collider *collider, gait_vec3 feet, gait_vec3 dir,
-                                const gait_locomotion *numbers);
+ * OPENING_STAND_REACH, the crouched one is not within OPENING_CROUCH_REACH (a vent). Its
+ * queries go through gather (may be NULL). */
+bool gait__crouch_opening_ahead(const gait_collider *collider, gait_gather *gather, gait_vec3 feet,
+                                gait_vec3 dir, const gait_locomotion *numbers);
 
 /* ---- rules (the gates call; pure) --------------------------------------------------------- */
 

@@ -69,7 +69,7 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     c->steep = r->steep && !r->grounded;
 }
 
-void gait__sense_surroundings(const gait_collider *col, gait__character *ch,
+void gait__sense_surroundings(const gait_collider *col, gait_gather *gather, gait__character *ch,
                               const gait__intent *in, const gait_locomotion *n,
                               gait__senses *out) {
     out->low_ceiling = false;
@@ -84,7 +84,7 @@ void gait__sense_surroundings(const gait_collider *col, gait__character *ch,
      * step in open country pays nothing */
     if (gait_state_on_foot(s) && s != GAIT_STATE_CROUCH && !ch->crouch.auto_crouch &&
         ch->contact.grounded && ch->contact.wall && v3_len2(in->dir_n) > 0.5 &&
-        gait__crouch_opening_ahead(col, ch->position, in->dir_n, n)) {
+        gait__crouch_opening_ahead(col, gather, ch->position, in->dir_n, n)) {
         out->opening = true;
         /* the lip over an opening the crouched body fits is no wall to climb */
         ch->contact.wall_ahead = false;

@@ -37,9 +37,9 @@ typedef struct gait__senses {
 
 /* Before the gates: the readings crouch needs (a low ceiling, a low opening; over an opening the
  * crouched body fits, the contact's wall_ahead is cleared: its lip is no wall to climb). */
-void gait__sense_surroundings(const gait_collider *collider, struct gait__character *ch,
-                              const gait__intent *intent, const gait_locomotion *numbers,
-                              gait__senses *out);
+void gait__sense_surroundings(const gait_collider *collider, gait_gather *gather,
+                              struct gait__character *ch, const gait__intent *intent,
+                              const gait_locomotion *numbers, gait__senses *out);
 
 /* The ledge ahead, when the gates asked (request->want), for a body of these numbers reading
  * the traversal table; its queries through gather (may be NULL). The scan is a pure function of

@@ -207,7 +207,7 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
 
     /* sense */
     gait__senses sn;
-    gait__sense_surroundings(w->collider, ch, &in, num, &sn);
+    gait__sense_surroundings(w->collider, own, ch, &in, num, &sn);
 
     /* gates, the ledge between their halves */
     gait_state from = ch->phase.state;
