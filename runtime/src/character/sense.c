@@ -129,7 +129,15 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
         gait_vec3 lo = v3_sub(v3(fmin(feet.x, ahead.x), feet.y - q->step_height, fmin(feet.z, ahead.z)), side);
         gait_vec3 hi = v3_add(v3(fmax(feet.x, ahead.x), feet.y + fmax(q->height + q->step_height, q->max_height) + 0.1,
                                  fmax(feet.z, ahead.z)), side);
-        gait_gather *g = gait__gather_for(col, gather, &q->filter, v3_sub(lo, side), hi);
+        lo = v3_sub(lo, side);
+        /* ... and the box that shows there is no ledge to find (a climb up a wall whose top is
+         * out of reach, most of a climb) */
+        gait_vec3 llo, lhi;
+        if (gait__traverse_ledge_box(q, &llo, &lhi)) {
+            lo = v3(fmin(lo.x, llo.x), fmin(lo.y, llo.y), fmin(lo.z, llo.z));
+            hi = v3(fmax(hi.x, lhi.x), fmax(hi.y, lhi.y), fmax(hi.z, lhi.z));
+        }
+        gait_gather *g = gait__gather_for(col, gather, &q->filter, lo, hi);
         if (gait__traverse_no_ledge(g, q)) {
             /* no surface to stand on where the ledge could be (a climb up a tall wall, a jump
              * in open ground): the scan would fail; it is run only if it is shown */

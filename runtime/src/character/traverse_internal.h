@@ -92,5 +92,8 @@ bool gait__traverse_scan(const gait_collider *collider, gait_gather *gather,
  * enough to stand on where its trace down onto the ledge could go): then the scan fails, and
  * the step need not run it. False when it may find one, or the gather cannot tell. */
 bool gait__traverse_no_ledge(gait_gather *gather, const gait_traverse_query *query);
+/* The box gait__traverse_no_ledge reads (the gather must hold it for an answer); false for a
+ * query it cannot read. */
+bool gait__traverse_ledge_box(const gait_traverse_query *query, gait_vec3 *lo, gait_vec3 *hi);
 
 #endif

@@ -402,8 +402,8 @@ static void scan_floor_behind(scan_ctx *x, const scan_state *st) {
  * surface in the box the scan fails, whatever else it meets. */
 #define NO_LEDGE_SPARE 1e-3 /* m */
 
-bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
-    if (!g || !q || !gait__traverse_query_valid(q)) return false;
+bool gait__traverse_ledge_box(const gait_traverse_query *q, gait_vec3 *lo, gait_vec3 *hi) {
+    if (!q || !gait__traverse_query_valid(q)) return false;
     gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
     if (v3_len2(f) < 0.5) return false;
     double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
@@ -412,10 +412,16 @@ bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
     double lean_run = (q->max_height + CLEAR) * SIN_MAX_LEAN / sqrt(1 - SIN_MAX_LEAN * SIN_MAX_LEAN);
     gait_vec3 feet = q->feet, ahead = v3_mad(feet, f, reach + lean_run);
     double side = q->radius + LEDGE_IN + NO_LEDGE_SPARE;
-    gait_vec3 lo = v3(fmin(feet.x, ahead.x) - side, feet.y + q->step_height - NO_LEDGE_SPARE,
-                      fmin(feet.z, ahead.z) - side);
-    gait_vec3 hi = v3(fmax(feet.x, ahead.x) + side, feet.y + q->max_height + CLEAR + NO_LEDGE_SPARE,
-                      fmax(feet.z, ahead.z) + side);
+    *lo = v3(fmin(feet.x, ahead.x) - side, feet.y + q->step_height - NO_LEDGE_SPARE,
+             fmin(feet.z, ahead.z) - side);
+    *hi = v3(fmax(feet.x, ahead.x) + side, feet.y + q->max_height + CLEAR + NO_LEDGE_SPARE,
+             fmax(feet.z, ahead.z) + side);
+    return true;
+}
+
+bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
+    gait_vec3 lo, hi;
+    if (!g || !gait__traverse_ledge_box(q, &lo, &hi)) return false;
     return gait_gather_level_free(g, lo, hi, q->max_ledge_slope, &q->filter);
 }
 
