@@ -93,15 +93,39 @@ void gait__sense_surroundings(const gait_collider *col, gait_gather *gather, gai
 
 /* Bit for bit the same scan query (every field; doubles by their bits). */
 static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
-static bool same_query(const gait_traverse_query *a, const gait_traverse_query *b) {
 #define SAME(f) same_bits(&a->f, &b->f, sizeof a->f)
+static bool same_filter(const gait_filter *a, const gait_filter *b) {
+    return SAME(ignore) && SAME(ignore_region_only) && SAME(region_min) && SAME(region_max) &&
+           SAME(skip_terrain) && SAME(skip_landmarks) && SAME(skip_moving) && SAME(walkable_slope);
+}
+static bool same_query(const gait_traverse_query *a, const gait_traverse_query *b) {
     return SAME(feet) && SAME(forward) && SAME(speed) && SAME(radius) && SAME(height) &&
            SAME(step_height) && SAME(max_height) && SAME(min_height) && SAME(reach_min) &&
            SAME(reach_max) && SAME(reach_speed) && SAME(grab_margin) && SAME(max_ledge_slope) &&
-           SAME(max_drop) && SAME(filter.ignore) && SAME(filter.ignore_region_only) &&
-           SAME(filter.region_min) && SAME(filter.region_max) && SAME(filter.skip_terrain) &&
-           SAME(filter.skip_landmarks) && SAME(filter.walkable_slope);
+           SAME(max_drop) && same_filter(&a->filter, &b->filter);
+}
 #undef SAME
+
+/* A climb's proof of no ledge is shown for a box this much wider than the ledge box (m, every
+ * way): the climb's next steps, some 0.25 m of climbing, fall inside it and need no gather. */
+#define FREE_GROW 0.25
+
+/* The last proof of no ledge covers this query's ledge box (the same filter and slope, the
+ * collider as it was, no moving landmark in the box now). */
+static bool proof_covers(const gait_collider *col, const gait__traverse *last,
+                         const gait_traverse_query *q, gait_vec3 lo, gait_vec3 hi) {
+    return last && last->free_revision == gait_collider_revision(col) + 1 &&
+           same_filter(&last->free_filter, &q->filter) &&
+           same_bits(&last->free_slope, &q->max_ledge_slope, sizeof q->max_ledge_slope) &&
+           lo.x >= last->free_lo.x && lo.y >= last->free_lo.y && lo.z >= last->free_lo.z &&
+           hi.x <= last->free_hi.x && hi.y <= last->free_hi.y && hi.z <= last->free_hi.z &&
+           !gait_collider_moving_near(col, lo, hi);
+}
+
+static void no_ledge(gait__senses *out) {
+    memset(&out->scan, 0, sizeof out->scan);
+    snprintf(out->scan.reason, sizeof out->scan.reason, "no ledge");
+    out->deferred = true;
 }
 
 void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait_traverse_table *tab,
@@ -109,20 +133,26 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
                        const gait__traverse *last, gait__senses *out) {
     out->scanned = false;
     out->deferred = false;
+    out->proved_free = false;
     out->offer = GAIT_TRAVERSE_NONE;
     out->offer_row = -1;
     if (!rq->want) return;
     out->query = gait__traverse_body_query(tab, n, feet, rq->forward, rq->speed, rq->climbing);
+    const gait_traverse_query *q = &out->query;
+    gait_vec3 llo, lhi;
+    bool boxed = gait__traverse_ledge_box(q, &llo, &lhi);
     bool ok;
     if (last && last->scanned && last->scan_revision == gait_collider_revision(col) + 1 &&
-        same_query(&out->query, &last->query)) {
+        same_query(q, &last->query)) {
         out->scan = last->scan; /* nothing it reads has changed */
         out->deferred = last->scan_deferred;
         ok = out->scan.ok;
+    } else if (boxed && proof_covers(col, last, q, llo, lhi)) {
+        no_ledge(out); /* the last proof holds the ledge box: no gather, no query */
+        ok = false;
     } else {
         /* one gather for the scan's first queries (the sweep ahead, the trace down onto the
          * ledge) and the body's move after it (its capsule, a step up and down) */
-        const gait_traverse_query *q = &out->query;
         gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
         double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
         gait_vec3 ahead = v3_mad(feet, f, reach), side = v3(q->radius, 0, q->radius);
@@ -131,19 +161,24 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
                                  fmax(feet.z, ahead.z)), side);
         lo = v3_sub(lo, side);
         /* ... and the box that shows there is no ledge to find (a climb up a wall whose top is
-         * out of reach, most of a climb) */
-        gait_vec3 llo, lhi;
-        if (gait__traverse_ledge_box(q, &llo, &lhi)) {
-            lo = v3(fmin(lo.x, llo.x), fmin(lo.y, llo.y), fmin(lo.z, llo.z));
-            hi = v3(fmax(hi.x, lhi.x), fmax(hi.y, lhi.y), fmax(hi.z, lhi.z));
+         * out of reach, most of a climb), grown for a climb's proof */
+        gait_vec3 grow = v3(FREE_GROW, FREE_GROW, FREE_GROW), plo = v3_sub(llo, grow), phi = v3_add(lhi, grow);
+        if (boxed) {
+            gait_vec3 glo = rq->climbing ? plo : llo, ghi = rq->climbing ? phi : lhi;
+            lo = v3(fmin(lo.x, glo.x), fmin(lo.y, glo.y), fmin(lo.z, glo.z));
+            hi = v3(fmax(hi.x, ghi.x), fmax(hi.y, ghi.y), fmax(hi.z, ghi.z));
         }
         gait_gather *g = gait__gather_for(col, gather, &q->filter, lo, hi);
-        if (gait__traverse_no_ledge(g, q)) {
+        if (boxed && rq->climbing && gait__traverse_box_level_free(g, q, plo, phi)) {
+            out->proved_free = true;
+            out->free_lo = plo;
+            out->free_hi = phi;
+            no_ledge(out);
+            ok = false;
+        } else if (gait__traverse_no_ledge(g, q)) {
             /* no surface to stand on where the ledge could be (a climb up a tall wall, a jump
              * in open ground): the scan would fail; it is run only if it is shown */
-            memset(&out->scan, 0, sizeof out->scan);
-            snprintf(out->scan.reason, sizeof out->scan.reason, "no ledge");
-            out->deferred = true;
+            no_ledge(out);
             ok = false;
         } else {
             ok = gait__traverse_scan(col, gather, &out->query, NULL, &out->scan);

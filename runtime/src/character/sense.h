@@ -30,6 +30,9 @@ typedef struct gait__senses {
     gait_traverse_scan scan;    /* ... and found this */
     bool deferred;              /* ... or was shown to find no ledge and not run: `scan` holds
                                    only its failure (gait__traverse_no_ledge) */
+    bool proved_free;           /* ... and a box round its ledge box was shown to hold no
+                                   ledge: free_lo..free_hi, kept in the traversal memory */
+    gait_vec3 free_lo, free_hi;
     gait_traverse_kind offer;   /* the action the table offers there at this speed (NONE: no
                                    ledge with room, or no row fits) */
     int offer_row;              /* its row, -1 for none (and for a climb's mantle) */

@@ -86,6 +86,13 @@ static gait_state run_hooks(gait_world *w, gait_character_id id, gait__character
         t->scanned = true;
         t->scan_deferred = sn->deferred;
         t->scan_revision = gait_collider_revision(w->collider) + 1;
+        if (sn->proved_free) {
+            t->free_lo = sn->free_lo;
+            t->free_hi = sn->free_hi;
+            t->free_filter = sn->query.filter;
+            t->free_slope = sn->query.max_ledge_slope;
+            t->free_revision = t->scan_revision;
+        }
     }
     t->pending = false;
     gait_state next = g->next;

@@ -221,6 +221,11 @@ static const gait__lfield traverse_rows[] = {
     GAIT__LBOOL(gait__traverse, scanned),
     GAIT__LCACHE(gait__traverse, scan_revision), /* keyed to this collider: dropped */
     GAIT__LBOOL(gait__traverse, scan_deferred),
+    GAIT__LCACHE(gait__traverse, free_lo), /* keyed to this collider: dropped */
+    GAIT__LCACHE(gait__traverse, free_hi),
+    GAIT__LCACHE(gait__traverse, free_revision),
+    GAIT__LCACHE(gait__traverse, free_filter),
+    GAIT__LCACHE(gait__traverse, free_slope),
     GAIT__LBOOL(gait__traverse, pending),
     GAIT__LINT(gait__traverse, pending_kind, 0, GAIT_TRAVERSE_KIND_COUNT - 1),
     GAIT__LINT(gait__traverse, pending_row, -1, GAIT_TRAVERSE_MAX_ACTIONS - 1),

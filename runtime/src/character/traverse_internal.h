@@ -24,6 +24,14 @@ typedef struct gait__traverse {
     bool scan_deferred;            /* the last scan was shown to find no ledge and not run: `scan`
                                       holds only its failure; traverse info and the debug view
                                       run it when they show it */
+    gait_vec3 free_lo, free_hi;    /* a box shown to hold no surface level enough for a ledge
+                                      (gait__traverse_no_ledge) at the collider's revision
+                                      free_revision - 1 (0: none), for scans of this filter and
+                                      ledge slope: a climb whose ledge box stays inside it has no
+                                      ledge to find. A shortcut only, like scan_revision */
+    uint64_t free_revision;
+    gait_filter free_filter;
+    double free_slope;             /* rad */
     bool pending;                  /* the gates chose TRAVERSE this step: start it in the move */
     gait_traverse_kind pending_kind;
     int pending_row;
@@ -95,5 +103,9 @@ bool gait__traverse_no_ledge(gait_gather *gather, const gait_traverse_query *que
 /* The box gait__traverse_no_ledge reads (the gather must hold it for an answer); false for a
  * query it cannot read. */
 bool gait__traverse_ledge_box(const gait_traverse_query *query, gait_vec3 *lo, gait_vec3 *hi);
+/* Whether the gather shows the box holds no surface within the query's ledge slope (its
+ * filter's), as gait__traverse_no_ledge reads its own box. */
+bool gait__traverse_box_level_free(gait_gather *gather, const gait_traverse_query *query,
+                                   gait_vec3 lo, gait_vec3 hi);
 
 #endif

@@ -419,10 +419,15 @@ bool gait__traverse_ledge_box(const gait_traverse_query *q, gait_vec3 *lo, gait_
     return true;
 }
 
+bool gait__traverse_box_level_free(gait_gather *g, const gait_traverse_query *q, gait_vec3 lo,
+                                   gait_vec3 hi) {
+    return g && q && gait_gather_level_free(g, lo, hi, q->max_ledge_slope, &q->filter);
+}
+
 bool gait__traverse_no_ledge(gait_gather *g, const gait_traverse_query *q) {
     gait_vec3 lo, hi;
     if (!g || !gait__traverse_ledge_box(q, &lo, &hi)) return false;
-    return gait_gather_level_free(g, lo, hi, q->max_ledge_slope, &q->filter);
+    return gait__traverse_box_level_free(g, q, lo, hi);
 }
 
 bool gait_traverse_scan_run(const gait_collider *col, const gait_traverse_query *q,
