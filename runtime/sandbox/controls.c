@@ -11,7 +11,10 @@
  * virtual one an input track drives (pad events): both go through apply_gamepad.
  *
  * Input track (--input FILE): one event a line, '#' starts a comment, times in seconds since
- * the sandbox started (events fire at the first frame at or after their time):
+ * the sandbox started (events fire at the first frame at or after their time, in the file's
+ * order; a frame takes one screenshot, one panel change and one quit, and a tapped key's next
+ * event waits for its release: an event that finds its slot taken waits, with all after it, for
+ * the next frame, so none is lost on a slow frame):
  *   TIME key NAME down|up|tap     NAME: a-z 0-9 space lshift rshift lctrl rctrl lalt ralt tab
  *                                 enter escape backspace up down left right f1-f12
  *                                 (a tap is down now, up next frame)
@@ -23,6 +26,7 @@
  *                                 trigger fully)
  *   TIME pad AXIS VALUE           left_x left_y right_x right_y lt rt, in [-1, 1] (GLFW's:
  *                                 stick up is -1)
+ *   TIME panel open|close | panel set KEY VALUE | panel write KEY   (the tuning panel)
  *   TIME screenshot FILE.png
  *   TIME quit
  */
@@ -353,6 +357,21 @@ bool sb_controls_load_track(sb_controls *c, const char *path, char *err, size_t 
     return true;
 }
 
+/* Whether this frame already holds what the event would set: an action, or a key or button
+ * tapped this frame (its release is next frame's). */
+static bool action_taken(const sb_controls *c, const sb_actions *act, const sb_track_event *e) {
+    switch (e->kind) {
+    case SB_EV_KEY_DOWN: case SB_EV_KEY_UP: case SB_EV_KEY_TAP: return c->tap_release_pending[e->code];
+    case SB_EV_BUTTON_DOWN: case SB_EV_BUTTON_UP: case SB_EV_BUTTON_TAP:
+        return c->tap_button_pending[e->code];
+    case SB_EV_PANEL_OPEN: return act->panel_show != 0;
+    case SB_EV_PANEL_SET: case SB_EV_PANEL_WRITE: return act->panel_set || act->panel_write;
+    case SB_EV_SCREENSHOT: return act->screenshot;
+    case SB_EV_QUIT: return act->quit;
+    default: return false;
+    }
+}
+
 void sb_controls_play_track(sb_controls *c, double t, sb_actions *act) {
     /* Taps pressed last frame are released now, so the press and the release fall in
      * different frames like a real tap. */
@@ -365,7 +384,13 @@ void sb_controls_play_track(sb_controls *c, double t, sb_actions *act) {
     for (int k = 0; k < 2; k++)
         if (c->trigger_tap[k]) { c->pad_state.axes[GLFW_GAMEPAD_AXIS_LEFT_TRIGGER + k] = -1.0f; c->trigger_tap[k] = false; }
     while (c->track_next < c->track_count && c->track[c->track_next].time <= t) {
-        const sb_track_event *e = &c->track[c->track_next++];
+        const sb_track_event *e = &c->track[c->track_next];
+        /* A frame holds one of each action (a panel change, a write, a screenshot, a quit): an
+         * event whose action this frame already holds waits for the next frame, and so does
+         * every event after it (a tapped key's next event too), so a slow frame (a loaded machine, the first frames under
+         * llvmpipe) delays a track's events but never drops or reorders them. */
+        if (action_taken(c, act, e)) break;
+        c->track_next++;
         switch (e->kind) {
         case SB_EV_KEY_DOWN: sb_controls_key(c, e->code, true); break;
         case SB_EV_KEY_UP: sb_controls_key(c, e->code, false); break;
