@@ -21,12 +21,7 @@ typedef counter alloc_count;
 /* A world with default numbers; counting allocations when cnt is given. */
 static inline gait_world *bw_world(alloc_count *cnt) {
     gait_world_def d = gait_default_world_def();
-    if (cnt) {
-        memset(cnt, 0, sizeof *cnt);
-        d.hooks.alloc = counting_alloc;
-        d.hooks.free = counting_free;
-        d.hooks.user = cnt;
-    }
+    if (cnt) count_allocations(&d.hooks, cnt);
     return gait_world_create(&d);
 }
 
@@ -110,6 +105,30 @@ static inline gait_character_id bw_spawn(gait_world *w, double x, double y, doub
     gait_character_id id = GAIT_NULL_ID_INIT;
     gait_character_create(w, &d, &id);
     return id;
+}
+
+/* A world of default numbers on flat ground with one box [x0, x1] x [y0, y1] x [z0, z1] (m). */
+static inline gait_world *bw_box_world(double x0, double y0, double z0, double x1, double y1,
+                                       double z1) {
+    gait_world *w = bw_world(NULL);
+    bw_flat(w);
+    bw_box(w, x0, y0, z0, x1, y1, z1);
+    return w;
+}
+
+/* A move along the ground (horizontal, under full gravity) through points a then b at `speed`
+ * (m/s) for at most `seconds`. */
+static inline gait_move_def bw_ground_move(gait_vec3 a, gait_vec3 b, double speed, double seconds) {
+    gait_move_def d = gait_default_move_def();
+    d.kind = GAIT_MOVE_TO_POINTS;
+    d.point_count = 2;
+    d.points[0] = a;
+    d.points[1] = b;
+    d.horizontal = true;
+    d.gravity_scale = 1;
+    d.speed = speed;
+    d.seconds = seconds;
+    return d;
 }
 
 /* A frame's input: the stick, the buttons held and pressed, and the camera's turn (rad). */

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHECK_MAX_TESTS 4096
 
@@ -10,6 +11,12 @@ static struct { const char *name; check_fn fn; check_case_fn case_fn; int index;
 static int test_count;
 static int current_failed;
 static const char *current_name;
+
+double check_now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 void check_register(const char *name, check_fn fn) {
     if (test_count == CHECK_MAX_TESTS) {

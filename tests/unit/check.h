@@ -18,6 +18,9 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 #endif
     ;
 
+/* Monotonic seconds, for the watchdog limits of tests that guard against hangs. */
+double check_now_s(void);
+
 #define TEST(name)                                                              \
     static void test_##name(void);                                              \
     __attribute__((constructor)) static void register_##name(void) {            \

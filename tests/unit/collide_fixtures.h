@@ -36,14 +36,19 @@ static inline void counting_log(gait_log_level level, const char *msg, void *use
     snprintf(c->last_log, sizeof c->last_log, "%s", msg);
 }
 
+/* Routes a def's allocations through a zeroed counter (its log is left to the caller). */
+static inline void count_allocations(gait_hooks *h, counter *cnt) {
+    memset(cnt, 0, sizeof *cnt);
+    h->alloc = counting_alloc;
+    h->free = counting_free;
+    h->user = cnt;
+}
+
 static inline gait_collider *make_collider(counter *cnt) {
     gait_collider_def d = gait_default_collider_def();
     if (cnt) {
-        memset(cnt, 0, sizeof *cnt);
-        d.hooks.alloc = counting_alloc;
-        d.hooks.free = counting_free;
+        count_allocations(&d.hooks, cnt);
         d.hooks.log = counting_log;
-        d.hooks.user = cnt;
     }
     return gait_collider_create(&d);
 }
@@ -72,17 +77,24 @@ static inline void box_tris(float *out, const float lo[3], const float hi[3]) {
     }
 }
 
-static inline gait_landmark_id add_tris(gait_collider *c, const float *tris, int count, gait_vec3 offset) {
+/* `count` triangles (9 floats each) as a landmark named `name` placed at `offset`; a null id when
+ * the collider refuses them. */
+static inline gait_landmark_id add_named_tris(gait_collider *c, const float *tris, int count,
+                                              gait_vec3 offset, const char *name) {
     gait_mesh_def m;
     memset(&m, 0, sizeof m);
     m.positions = tris;
     m.vertex_count = count * 3;
     m.triangle_count = count;
     m.offset = offset;
-    m.name = "test";
+    m.name = name;
     gait_landmark_id id = GAIT_NULL_ID_INIT;
     if (gait_collider_add_landmark(c, &m, &id) != GAIT_OK) id.index1 = 0;
     return id;
+}
+
+static inline gait_landmark_id add_tris(gait_collider *c, const float *tris, int count, gait_vec3 offset) {
+    return add_named_tris(c, tris, count, offset, "test");
 }
 
 static inline gait_landmark_id add_box(gait_collider *c, float x0, float y0, float z0, float x1, float y1,

@@ -183,16 +183,14 @@ static gait_status create_stamina(ctx *x, double max, double start, double rate,
     d.stamina.start = start;
     d.stamina.refill_rate = rate;
     d.stamina.multiplier = mult;
-    gait_character_id id;
-    return gait_character_create(x->w, &d, &id);
+    return create_with(x, d);
 }
 static gait_status create_camera(ctx *x, double dist, double min_d, double probe) {
     gait_character_def d = gait_default_character_def();
     d.camera.distance = dist;
     d.camera.min_distance = min_d;
     d.camera.probe_radius = probe;
-    gait_character_id id;
-    return gait_character_create(x->w, &d, &id);
+    return create_with(x, d);
 }
 static gait_status numbers_with(ctx *x, int field, double v, bool provisional) {
     gait_locomotion n = gait_default_locomotion();

@@ -54,9 +54,7 @@ TEST(body_stairs_of_a_quarter_metre_are_walked) {
 }
 
 TEST(body_high_step_stops_then_is_climbed) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, 0.6, 10);
+    gait_world *w = bw_box_world(-3, 0, 2, 3, 0.6, 10);
     /* no stamina to climb: the 0.6 m step stops the body, which faces it as a wall */
     gait_character_id id = bw_spawn(w, 0, 0, 0, 0);
     gait_stamina_set_multiplier(gait_character_stamina(w, id), 100); /* 5 x 100: out of reach */
@@ -124,9 +122,7 @@ TEST(body_walks_a_30_degree_slope_and_stops_at_60) {
 }
 
 TEST(body_running_off_a_ledge_falls_and_lands) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -5, 0, -5, 5, 2, 5);
+    gait_world *w = bw_box_world(-5, 0, -5, 5, 2, 5);
     gait_character_id id = bw_spawn(w, 0, 3, 0, 100);
     CHECK_NEAR(bw_info(w, id).position.y, 2.0, 0.005); /* stood on the box */
     bw_input(w, id, 0, 1, 0, 0);
@@ -190,9 +186,7 @@ TEST(body_steep_landing_slides_down) {
 }
 
 TEST(body_ceiling_stops_a_jump) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 2.2, -3, 3, 3, 3);
+    gait_world *w = bw_box_world(-3, 2.2, -3, 3, 3, 3);
     gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
     bw_input(w, id, 0, 0, 0, GAIT_BUTTON_JUMP);
     double apex = 0;
@@ -283,13 +277,7 @@ TEST(body_standing_on_a_walkable_slope_does_not_slide) {
     bw_flat(w);
     float t = (float)tan(30 * M_PI / 180);
     float ramp[18] = {-3, 0, 0, -3, 6 * t, 6, 3, 6 * t, 6, -3, 0, 0, 3, 6 * t, 6, 3, 0, 0};
-    gait_mesh_def m;
-    memset(&m, 0, sizeof m);
-    m.positions = ramp;
-    m.vertex_count = 6;
-    m.triangle_count = 2;
-    gait_landmark_id lid;
-    CHECK(gait_collider_add_landmark(gait_world_collider(w), &m, &lid) == GAIT_OK);
+    CHECK(add_named_tris(gait_world_collider(w), ramp, 2, (gait_vec3){0, 0, 0}, NULL).index1 != 0);
     id = bw_spawn(w, 0, 5, 3, 100);
     p0 = bw_info(w, id).position;
     /* the lower sphere rests on the plane: feet r (1 / cos 30 - 1) above it at the axis */
@@ -317,17 +305,10 @@ TEST(body_acute_corner_holds_still) {
         float L = 6, H = 3;
         float dx = (float)(side * sin(a)) * L, dz = (float)(-cos(a)) * L;
         float quad[18] = {0, 0, 0, dx, 0, dz, dx, H, dz, 0, 0, 0, dx, H, dz, 0, H, 0};
-        gait_mesh_def m;
-        memset(&m, 0, sizeof m);
-        m.positions = quad;
-        m.vertex_count = 6;
-        m.triangle_count = 2;
-        gait_landmark_id lid;
-        gait_collider_add_landmark(gait_world_collider(w), &m, &lid);
+        add_named_tris(gait_world_collider(w), quad, 2, (gait_vec3){0, 0, 0}, NULL);
         /* and the back face, so the wall is closed from both sides */
         float back[18] = {0, 0, 0, dx, H, dz, dx, 0, dz, 0, 0, 0, 0, H, 0, dx, H, dz};
-        m.positions = back;
-        gait_collider_add_landmark(gait_world_collider(w), &m, &lid);
+        add_named_tris(gait_world_collider(w), back, 2, (gait_vec3){0, 0, 0}, NULL);
     }
     gait_character_id id = bw_spawn(w, 0, 0, -4, 0);
     bw_input(w, id, 0, 1, 0, 0);
@@ -444,9 +425,7 @@ TEST(body_step_allocates_nothing) {
 /* At dash speed (11 m/s, 0.18 m a step) a wall 1 cm thick still stops the body: it is swept,
  * never stepped through. */
 TEST(body_dash_does_not_tunnel_a_thin_wall) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 3.0, 3, 3, 3.01);
+    gait_world *w = bw_box_world(-3, 0, 3.0, 3, 3, 3.01);
     gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
     gait_stamina_set_multiplier(gait_character_stamina(w, id), 0.01); /* cheap dashes */
     for (int k = 0; k < 6; k++) {
@@ -549,9 +528,7 @@ TEST(body_slides_along_a_tiny_triangle_wall_without_bumps) {
  * itself inside a bigger solid) it is refused, with a message, and a place changes nothing. A
  * body in a room (the same box turned inside out: its faces seen from inside) stays in it. */
 TEST(body_created_inside_a_solid_is_moved_out_or_refused) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, -2, 2, 4, 2);
+    gait_world *w = bw_box_world(-2, 0, -2, 2, 4, 2);
     gait_character_id id = bw_spawn(w, 0.5, 1, 0, 100);
     CHECK(gait_character_valid(w, id));
     gait_character_info i = bw_info(w, id);

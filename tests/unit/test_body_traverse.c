@@ -25,25 +25,37 @@ static bool until_on_foot(gait_world *w, gait_character_id id, int max) {
     return false;
 }
 
+/* The stick at (mx, my) and `button` pressed for one step: the state after it. */
+static gait_state press(gait_world *w, gait_character_id id, double mx, double my, uint32_t button) {
+    bw_input(w, id, mx, my, 0, button);
+    gait_world_step(w);
+    return bw_info(w, id).phase.state;
+}
+
+/* The body's info now (*a) and after `steps` more steps (*b). */
+static void sample_over(gait_world *w, gait_character_id id, int steps, gait_character_info *a,
+                        gait_character_info *b) {
+    *a = bw_info(w, id);
+    bw_steps(w, steps);
+    *b = bw_info(w, id);
+}
+
 /* Flat ground, a 6 m wide wall `height` m tall over z 2..6 and a body with `stamina` at the
- * origin walking into it (W held). */
-static gait_world *wall_ahead(double height, double stamina, gait_character_id *id) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, 2, 3, height, 6);
+ * origin walking into it (W held) until it climbs (checked, within 1 s), then `steps` more. */
+static gait_world *climbing(double height, double stamina, int steps, gait_character_id *id) {
+    gait_world *w = bw_box_world(-3, 0, 2, 3, height, 6);
     *id = bw_spawn(w, 0, 0, 0, stamina);
     bw_input(w, *id, 0, 1, 0, 0);
+    CHECK(until_state(w, *id, GAIT_STATE_CLIMB, 60));
+    bw_steps(w, steps);
     return w;
 }
 
 TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
     gait_character_id id;
-    gait_world *w = wall_ahead(4, 100, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
-    bw_steps(w, 30);
-    gait_character_info a = bw_info(w, id);
-    bw_steps(w, 30);
-    gait_character_info b = bw_info(w, id);
+    gait_world *w = climbing(4, 100, 30, &id);
+    gait_character_info a, b;
+    sample_over(w, id, 30, &a, &b);
     CHECK_EQ_INT(b.phase.state, GAIT_STATE_CLIMB);
     CHECK_NEAR((b.position.y - a.position.y) / 0.5, 1.6, 0.016); /* +-1 % */
     CHECK_NEAR(b.position.z, a.position.z, 1e-6);                /* held to the wall */
@@ -64,22 +76,17 @@ TEST(body_climbs_a_landmark_wall_at_climb_speed_and_over_the_top) {
 
 TEST(body_standing_still_on_a_wall_costs_nothing_and_drops_off) {
     gait_character_id id;
-    gait_world *w = wall_ahead(6, 100, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
-    bw_steps(w, 30);
+    gait_world *w = climbing(6, 100, 30, &id);
     bw_input(w, id, 0, 0, 0, 0);
     bw_steps(w, 2);
-    gait_character_info a = bw_info(w, id);
-    bw_steps(w, 60);
-    gait_character_info b = bw_info(w, id);
+    gait_character_info a, b;
+    sample_over(w, id, 60, &a, &b);
     CHECK_EQ_INT(b.phase.state, GAIT_STATE_CLIMB);
     CHECK(b.stamina == a.stamina);
     CHECK_NEAR(b.position.y, a.position.y, 1e-9);
     CHECK_NEAR(b.position.z, a.position.z, 1e-9);
     /* the drop lets go and falls to the ground */
-    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_DROP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_FALL);
+    CHECK_EQ_INT(press(w, id, 0, 0, GAIT_BUTTON_DROP), GAIT_STATE_FALL);
     bw_input(w, id, 0, 0, 0, 0);
     bw_steps(w, 60);
     CHECK(gait_state_on_foot(bw_info(w, id).phase.state));
@@ -89,8 +96,7 @@ TEST(body_standing_still_on_a_wall_costs_nothing_and_drops_off) {
 
 TEST(body_stamina_out_on_a_wall_falls) {
     gait_character_id id;
-    gait_world *w = wall_ahead(20, 8, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
+    gait_world *w = climbing(20, 8, 0, &id);
     CHECK(until_state(w, id, GAIT_STATE_FALL, 300)); /* 6 / s while moving */
     double y = bw_info(w, id).position.y;
     CHECK(y > 1.0);
@@ -103,13 +109,9 @@ TEST(body_stamina_out_on_a_wall_falls) {
 
 TEST(body_climb_jump_rises_along_the_wall) {
     gait_character_id id;
-    gait_world *w = wall_ahead(20, 100, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
-    bw_steps(w, 10);
+    gait_world *w = climbing(20, 100, 10, &id);
     double y0 = bw_info(w, id).position.y;
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_CLIMB_JUMP);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_CLIMB_JUMP);
     bw_input(w, id, 0, 0, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     /* climb_jump_height 2 m over its 0.45 s */
@@ -132,9 +134,8 @@ TEST(body_climbs_a_terrain_cliff_held_to_its_surface) {
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
     bw_steps(w, 30);
-    gait_character_info a = bw_info(w, id);
-    bw_steps(w, 30);
-    gait_character_info b = bw_info(w, id);
+    gait_character_info a, b;
+    sample_over(w, id, 30, &a, &b);
     CHECK_EQ_INT(b.phase.state, GAIT_STATE_CLIMB);
     double dy = b.position.y - a.position.y, dz = b.position.z - a.position.z;
     CHECK_NEAR(sqrt(dy * dy + dz * dz) / 0.5, 1.6, 0.016); /* along the surface */
@@ -155,9 +156,7 @@ TEST(body_climbs_a_terrain_cliff_held_to_its_surface) {
 
 /* A tall platform to glide from. */
 static gait_world *tower(gait_character_id *id, double stamina) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, -3, 3, 20, 3);
+    gait_world *w = bw_box_world(-3, 0, -3, 3, 20, 3);
     *id = bw_spawn(w, 0, 21, 0, stamina);
     return w;
 }
@@ -180,26 +179,19 @@ TEST(body_glider_refused_low_opened_high_and_sinks_at_the_tuned_rate) {
     CHECK(until_state(w, id, GAIT_STATE_FALL, 120));
     bw_steps(w, 3);
     CHECK(bw_info(w, id).contact.height_above_ground > 15);
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_GLIDE);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_GLIDE);
     bw_input(w, id, 0, 1, 0, 0);
     bw_steps(w, 5);
-    gait_character_info a = bw_info(w, id);
-    bw_steps(w, 60);
-    gait_character_info b = bw_info(w, id);
+    gait_character_info a, b;
+    sample_over(w, id, 60, &a, &b);
     CHECK_EQ_INT(b.phase.state, GAIT_STATE_GLIDE);
     CHECK_NEAR(b.position.y - a.position.y, -1.8, 0.018);  /* 1.8 m/s, +-1 % */
     CHECK_NEAR(b.position.z - a.position.z, 7.5, 0.075);   /* 7.5 m/s ahead */
     CHECK(b.stamina < a.stamina);
     /* jump closes it */
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_FALL);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_FALL);
     /* ... and it reopens, and closes when stamina runs out */
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_GLIDE);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_GLIDE);
     gait_character_stamina(w, id)->value = 0.2; /* 3 / s: gone in 4 steps */
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_FALL, 30));
@@ -212,9 +204,7 @@ TEST(body_glide_catches_a_wall_ahead) {
     bw_box(w, -5, 0, 9, 5, 30, 12);
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_FALL, 120));
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_GLIDE);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_GLIDE);
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_CLIMB, 120));
     gait_character_info i = bw_info(w, id);
@@ -234,9 +224,7 @@ TEST(body_plunge_from_a_glide_lands) {
     gait_world_step(w);
     bw_input(w, id, 0, 1, 0, 0);
     bw_steps(w, 10);
-    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_ATTACK);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_PLUNGE);
+    CHECK_EQ_INT(press(w, id, 0, 0, GAIT_BUTTON_ATTACK), GAIT_STATE_PLUNGE);
     gait_vec3 p0 = bw_info(w, id).position;
     bw_input(w, id, 0, 0, 0, 0);
     gait_world_step(w);
@@ -259,9 +247,7 @@ TEST(body_plunge_from_100_m_lands_on_a_1_cm_platform) {
     CHECK_NEAR(bw_info(w, id).position.y, 100, 0.005);
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_FALL, 60));
-    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_ATTACK);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_PLUNGE);
+    CHECK_EQ_INT(press(w, id, 0, 0, GAIT_BUTTON_ATTACK), GAIT_STATE_PLUNGE);
     bw_input(w, id, 0, 0, 0, 0);
     bw_steps(w, 150);
     gait_character_info i = bw_info(w, id);
@@ -345,9 +331,7 @@ TEST(body_swim_strokes_and_dash_cost_then_drowning_returns) {
 }
 
 TEST(body_place_face_and_party_switch) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, 5, 0, 5, 8, 2, 8);
+    gait_world *w = bw_box_world(5, 0, 5, 8, 2, 8);
     gait_character_id id = bw_spawn(w, 0, 0, 0, 60);
     CHECK(gait_character_place(w, id, (gait_vec3){6, 10, 6}, 1.0) == GAIT_OK);
     gait_character_info i = bw_info(w, id);
@@ -379,12 +363,8 @@ TEST(body_place_face_and_party_switch) {
  * fall that has lasted its moment (fall_catch_seconds 0.3 s) catches the wall again. */
 TEST(body_drop_is_recaught_after_a_moment_of_falling) {
     gait_character_id id;
-    gait_world *w = wall_ahead(30, 100, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
-    bw_steps(w, 120); /* 3 m up */
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_DROP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_FALL);
+    gait_world *w = climbing(30, 100, 120, &id); /* 3 m up */
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_DROP), GAIT_STATE_FALL);
     bw_input(w, id, 0, 1, 0, 0);
     int fell_steps = 1;
     while (bw_info(w, id).phase.state == GAIT_STATE_FALL && fell_steps < 60) {
@@ -400,9 +380,7 @@ TEST(body_drop_is_recaught_after_a_moment_of_falling) {
 /* Climbing down onto walkable ground stands the body up (Climb -> OnFoot). */
 TEST(body_climbs_down_onto_the_ground) {
     gait_character_id id;
-    gait_world *w = wall_ahead(30, 100, &id);
-    CHECK(until_state(w, id, GAIT_STATE_CLIMB, 60));
-    bw_steps(w, 30);
+    gait_world *w = climbing(30, 100, 30, &id);
     bw_input(w, id, 0, -1, 0, 0);
     bool down = until_on_foot(w, id, 120);
     CHECK(down);
@@ -417,9 +395,7 @@ TEST(body_jump_into_deep_water_swims) {
     bw_box(w, -1, -5, 8, 1, 0.5, 12); /* a pier out over the deep water */
     gait_character_place(w, id, (gait_vec3){0, 1, 11.5}, 0);
     CHECK_NEAR(bw_info(w, id).position.y, 0.5, 0.005);
-    bw_input(w, id, 0, 1, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_JUMP);
+    CHECK_EQ_INT(press(w, id, 0, 1, GAIT_BUTTON_JUMP), GAIT_STATE_JUMP);
     bw_input(w, id, 0, 1, 0, 0);
     CHECK(until_state(w, id, GAIT_STATE_SWIM, 120));
     bw_steps(w, 90);

@@ -66,6 +66,15 @@ static gait_world *world_of_one(gait_character_id *id) {
     return w;
 }
 
+/* A frame's input with no stick: the buttons held and those pressed. */
+static void set_buttons(gait_world *w, gait_character_id id, uint32_t held, uint32_t pressed) {
+    gait_input in;
+    memset(&in, 0, sizeof in);
+    in.held = held;
+    in.pressed = pressed;
+    gait_character_set_input(w, id, &in);
+}
+
 /* Feeds the same timed press sequence at a frame rate, stepping through the world, and records
  * which step read which presses. Presses fall on multiples of 1/6 s, a whole number of frames
  * at 30, 60, 144 and 240 fps. */
@@ -82,12 +91,11 @@ static void play(double fps, read_log *log, int *steps_out) {
     int per_sixth = (int)(fps / 6.0 + 0.5);
     int steps = 0;
     for (int f = 0; f < frames; f++) {
-        gait_input in;
-        memset(&in, 0, sizeof in);
         int k = f / per_sixth;
-        if (f % per_sixth == 0) in.pressed = (k % 3 == 0) ? GAIT_BUTTON_ATTACK
-                                            : (k % 3 == 1) ? GAIT_BUTTON_SKILL : GAIT_BUTTON_DROP;
-        gait_character_set_input(w, id, &in);
+        uint32_t pressed = 0;
+        if (f % per_sixth == 0) pressed = (k % 3 == 0) ? GAIT_BUTTON_ATTACK
+                                        : (k % 3 == 1) ? GAIT_BUTTON_SKILL : GAIT_BUTTON_DROP;
+        set_buttons(w, id, 0, pressed);
         int n;
         gait_clock_advance(&clock, 1.0 / fps, &n);
         for (int s = 0; s < n; s++) {
@@ -130,20 +138,16 @@ TEST(clock_same_presses_at_30_60_144_240_fps) {
 TEST(clock_press_in_a_frame_without_a_step_is_kept) {
     gait_character_id id;
     gait_world *w = world_of_one(&id);
-    gait_input in;
-    memset(&in, 0, sizeof in);
-    in.pressed = GAIT_BUTTON_SKILL;
-    gait_character_set_input(w, id, &in);
+    set_buttons(w, id, 0, GAIT_BUTTON_SKILL);
     int n;
     gait_world_update(w, 1.0 / 240.0, &n);
     CHECK_EQ_INT(n, 0);
     uint32_t held = 0;
     gait_character_held_presses(w, id, &held);
     CHECK_EQ_INT(held, GAIT_BUTTON_SKILL); /* kept: no step read it */
-    in.pressed = 0;
     int reads = 0;
     for (int f = 0; f < 8; f++) {
-        gait_character_set_input(w, id, &in);
+        set_buttons(w, id, 0, 0);
         gait_world_update(w, 1.0 / 240.0, &n);
         gait_character_info info;
         gait_character_info_get(w, id, &info);
@@ -158,10 +162,7 @@ TEST(clock_press_in_a_frame_without_a_step_is_kept) {
 TEST(clock_held_buttons_are_levels) {
     gait_character_id id;
     gait_world *w = world_of_one(&id);
-    gait_input in;
-    memset(&in, 0, sizeof in);
-    in.held = GAIT_BUTTON_ATTACK;
-    gait_character_set_input(w, id, &in);
+    set_buttons(w, id, GAIT_BUTTON_ATTACK, 0);
     gait_world_step(w);
     gait_world_step(w);
     gait_character_info info;

@@ -22,6 +22,14 @@ static gait_landmark_id add_floor(gait_collider *c) {
     return add_tris(c, t, 2, V(0, 0, 0));
 }
 
+/* The casts' scene: the floor (landmark 1) and the unit box [0, 1]^3 on it (landmark 2). */
+static gait_collider *floor_and_unit_box(void) {
+    gait_collider *c = make_collider(NULL);
+    add_floor(c);
+    add_box(c, 0, 0, 0, 1, 1, 1);
+    return c;
+}
+
 TEST(collide_capsule_vs_plane) {
     gait_collider *c = make_collider(NULL);
     add_floor(c);
@@ -180,9 +188,7 @@ TEST(collide_sweep_edges_and_vertices) {
 }
 
 TEST(collide_sphere_cast) {
-    gait_collider *c = make_collider(NULL);
-    add_floor(c);
-    add_box(c, 0, 0, 0, 1, 1, 1);
+    gait_collider *c = floor_and_unit_box();
     gait_hit h;
     /* straight down onto the floor */
     CHECK(gait_collider_sphere_cast(c, V(3, 5, 3), 0.5, V(0, -10, 0), NULL, &h));
@@ -204,9 +210,7 @@ TEST(collide_sphere_cast) {
 }
 
 TEST(collide_ray_cast) {
-    gait_collider *c = make_collider(NULL);
-    add_floor(c);
-    add_box(c, 0, 0, 0, 1, 1, 1);
+    gait_collider *c = floor_and_unit_box();
     gait_hit h;
     CHECK(gait_collider_ray_cast(c, V(0.5, 5, 0.25), V(0, -10, 0), NULL, &h));
     CHECK_NEAR(h.fraction, 0.4, EPS);

@@ -95,13 +95,6 @@ TEST(collide_level_bad_files) {
 /* ---- an importer that crashes or hangs cannot take the host down -------------------------- */
 
 #include <sys/stat.h>
-#include <time.h>
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* A file assimp 5.2 dies on (found by mutating small files): the error names it, says the
  * importer crashed, and nothing is added; the next import works. */
@@ -130,10 +123,10 @@ TEST(collide_level_importer_hang_is_stopped) {
     gait_landmark_id ids[8];
     gait_level_limits lim = gait_level_default_limits();
     lim.seconds = 0.5;
-    double t0 = now_s();
+    double t0 = check_now_s();
     CHECK_EQ_INT(gait_level_load_limited(c, "tests/hostile/levels/importer_hang.ply", 1, 'y', ids,
                                          8, &lim, err, sizeof err), -1);
-    double took = now_s() - t0;
+    double took = check_now_s() - t0;
     CHECK_MSG(strstr(err, "importer_hang.ply") && strstr(err, "took more than 0.5 s"), "%s", err);
     CHECK_MSG(took >= 0.5 && took < 3, "stopped after %.2f s", took);
     CHECK_EQ_INT(gait_collider_landmark_count(c), 0);
@@ -149,7 +142,7 @@ TEST(collide_level_files_that_are_not_files) {
     gait_landmark_id ids[8];
     snprintf(fifo, sizeof fifo, "%s/level.obj", dir);
     CHECK_EQ_INT(mkfifo(fifo, 0600), 0);
-    double t0 = now_s();
+    double t0 = check_now_s();
     CHECK_EQ_INT(gait_level_load(c, fifo, 1, 'y', ids, 8, err, sizeof err), -1);
     CHECK_MSG(strstr(err, "FIFO") && strstr(err, fifo), "%s", err);
     CHECK_EQ_INT(gait_level_load(c, dir, 1, 'y', ids, 8, err, sizeof err), -1);
@@ -164,7 +157,7 @@ TEST(collide_level_files_that_are_not_files) {
     write_file(objp, text);
     int n = gait_level_load(c, objp, 1, 'y', ids, 8, err, sizeof err);
     CHECK_MSG(n == 2, "n = %d: %s", n, err);
-    CHECK_MSG(now_s() - t0 < 5, "took %.2f s: something waited on a FIFO", now_s() - t0);
+    CHECK_MSG(check_now_s() - t0 < 5, "took %.2f s: something waited on a FIFO", check_now_s() - t0);
     remove(objp);
     remove(mtl);
     remove(fifo);

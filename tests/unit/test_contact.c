@@ -317,9 +317,7 @@ static double side_clearance(gait_world *w, int self, int other) {
  * it; rising (a climber under b), a takes the whole gap and the plane lies on b — b, held by its
  * ground (wedged on a wall's top in a corner, say), need not make room it may not have. */
 TEST(contact_one_rising_under_another_takes_the_whole_gap) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, -2, 0, 1.15, 2);
+    gait_world *w = bw_box_world(-2, 0, -2, 0, 1.15, 2);
     gait_character_id b = spawn_at(w, -0.25, 1.15, 0, 0), a = spawn_at(w, 0.3525, 0, 0, 0);
     int sa = a.index1 - 1, sb = b.index1 - 1;
     CHECK_NEAR(w->characters[sb].position.y, 1.15, 0.01); /* on the block (its top a float) */

@@ -54,7 +54,7 @@ typedef struct course {
     const char *name;
     double seconds;                       /* how long it plays */
     void (*build)(course_run *r);
-    void (*drive)(course_run *r);         /* sets this frame's inputs */
+    void (*drive)(course_run *r, double s); /* sets this frame's inputs; s: seconds into the stage */
     uint32_t states, seen;                /* what it must enter and make happen */
 } course;
 
@@ -72,6 +72,12 @@ static void flat_course(course_run *r) {
     bw_flat(r->w);
 }
 
+/* The course's only body, at (x, y, z) with 100 stamina. */
+static void one_body_at(course_run *r, double x, double y, double z) {
+    r->ids[0] = bw_spawn(r->w, x, y, z, 100);
+    r->count = 1;
+}
+
 static void next_stage(course_run *r) {
     r->stage++;
     r->stage_t = r->t;
@@ -87,12 +93,10 @@ static void foot_build(course_run *r) {
     flat_course(r);
     bw_box(r->w, -10, 0, -3, 10, 1.5, 25);
     for (int k = 0; k < 6; k++) bw_box(r->w, -10, 0, 34 + 0.4 * k, 10, 0.25 * (k + 1), 40);
-    r->ids[0] = bw_spawn(r->w, 0, 1.5, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 1.5, 0);
 }
 
-static void foot_drive(course_run *r) {
-    double s = in_stage(r);
+static void foot_drive(course_run *r, double s) {
     switch (r->stage) {
     case 0: input(r, 0, 0, 0, 0, 0, 0); if (s >= 0.5) next_stage(r); break;   /* idle */
     case 1: input(r, 0, 0, 0, 0, GAIT_BUTTON_WALK, 0); next_stage(r); break;  /* walk on */
@@ -118,12 +122,10 @@ static void foot_drive(course_run *r) {
 static void climb_build(course_run *r) {
     flat_course(r);
     bw_box(r->w, -3, 0, 2, 3, 8, 6);
-    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 0, 0);
 }
 
-static void climb_drive(course_run *r) {
-    double s = in_stage(r);
+static void climb_drive(course_run *r, double s) {
     gait_state st = info(r, 0).phase.state;
     switch (r->stage) {
     case 0: input(r, 0, 0, 1, 0, 0, 0); if (st == GAIT_STATE_CLIMB && s >= 1.0) next_stage(r); break;
@@ -147,12 +149,10 @@ static double cliff(double x, double z) {
 static void cliff_build(course_run *r) {
     r->w = bw_world(NULL);
     bw_terrain(r->w, cliff, -16, -16, 128, 0.25);
-    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 0, 0);
 }
 
-static void cliff_drive(course_run *r) {
-    double s = in_stage(r);
+static void cliff_drive(course_run *r, double s) {
     gait_state st = info(r, 0).phase.state;
     switch (r->stage) {
     case 0: input(r, 0, 0, 1, 0, 0, 0); if (st == GAIT_STATE_CLIMB) next_stage(r); break;
@@ -174,8 +174,7 @@ static void glide_build(course_run *r) {
     r->count = 2;
 }
 
-static void glide_drive(course_run *r) {
-    double s = in_stage(r);
+static void glide_drive(course_run *r, double s) {
     gait_character_info a = info(r, 0), b = info(r, 1);
     bool b_jump = b.phase.state == GAIT_STATE_FALL && b.contact.height_above_ground > 10;
     input(r, 1, 0, 1, 0, b_jump ? GAIT_BUTTON_JUMP : 0, 0);
@@ -216,8 +215,7 @@ static void water_build(course_run *r) {
     r->count = 2;
 }
 
-static void water_drive(course_run *r) {
-    double s = in_stage(r);
+static void water_drive(course_run *r, double s) {
     gait_character_info a = info(r, 0), b = info(r, 1);
     /* the second body runs off the pier's end into deep water and swims on */
     bool b_jump = b.position.z > 11.2 && gait_state_on_foot(b.phase.state);
@@ -244,11 +242,10 @@ static void traverse_build(course_run *r) {
     bw_box(r->w, -2, 0, 14, 2, 0.9, 14.3);  /* hurdle: 0.9 m high, floor behind */
     bw_box(r->w, -2, 0, 22, 2, 1.0, 40);    /* mantle low: 1 m onto a deep block */
     bw_box(r->w, -2, 1.0, 28, 2, 3.2, 40);  /* mantle high: 2.2 m above that block */
-    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 0, 0);
 }
 
-static void traverse_drive(course_run *r) {
+static void traverse_drive(course_run *r, double s) {
     gait_character_info a = info(r, 0);
     static const double press_at[] = {2.6, 10.8, 20.2, 26.0};
     switch (r->stage) {
@@ -273,11 +270,10 @@ static void vent_build(course_run *r) {
     bw_box(r->w, -3, 0.9, 4, 3, 3, 6);
     bw_box(r->w, -3, 0, 4, -0.5, 0.9, 6);
     bw_box(r->w, 0.5, 0, 4, 3, 0.9, 6);
-    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 0, 0);
 }
 
-static void vent_drive(course_run *r) { input(r, 0, 0, 1, 0, 0, 0); }
+static void vent_drive(course_run *r, double s) { input(r, 0, 0, 1, 0, 0, 0); }
 
 /* A 1.2 m ceiling: crouched under it, the switch off is refused until the body is out; a second
  * body crouch-walks off a raised floor under a low ceiling, falls crouched and lands crouched. */
@@ -291,8 +287,7 @@ static void crouch_build(course_run *r) {
     r->count = 2;
 }
 
-static void crouch_drive(course_run *r) {
-    double s = in_stage(r);
+static void crouch_drive(course_run *r, double s) {
     uint32_t first = r->t == 0 ? GAIT_BUTTON_CROUCH : 0;
     input(r, 1, 0, first ? 0 : 1, 0, first, 0);
     switch (r->stage) {
@@ -332,7 +327,7 @@ static void crowd_build(course_run *r) {
     r->count = 4;
 }
 
-static void crowd_drive(course_run *r) {
+static void crowd_drive(course_run *r, double s) {
     int tick = (int)(r->t * 2); /* half seconds */
     bool new_tick = tick != r->stage;
     r->stage = tick;
@@ -359,12 +354,10 @@ static void kit_build(course_run *r) {
     up.position.z = -16;
     up.height = 10;
     gait_world_add_gadget(r->w, &up, NULL);
-    r->ids[0] = bw_spawn(r->w, 0, 0, 0, 100);
-    r->count = 1;
+    one_body_at(r, 0, 0, 0);
 }
 
-static void kit_drive(course_run *r) {
-    double s = in_stage(r);
+static void kit_drive(course_run *r, double s) {
     gait_character_id id = r->ids[0];
     gait_character_info ci = info(r, 0);
     bool foot = gait_state_on_foot(ci.phase.state);
@@ -396,15 +389,7 @@ static void kit_drive(course_run *r) {
     case 4: input(r, 0, 0, 0, 0, GAIT_BUTTON_ATTACK, 0); next_stage(r); break;
     case 5: input(r, 0, 0, 0, 0, 0, 0); if (foot && s >= 0.2) next_stage(r); break;
     case 6: {
-        gait_move_def d = gait_default_move_def();
-        d.kind = GAIT_MOVE_TO_POINTS;
-        d.point_count = 2;
-        d.points[0] = (gait_vec3){2, 0, 4};
-        d.points[1] = (gait_vec3){2, 0, 30};
-        d.horizontal = true;
-        d.gravity_scale = 1;
-        d.speed = 18;
-        d.seconds = 3;
+        gait_move_def d = bw_ground_move((gait_vec3){2, 0, 4}, (gait_vec3){2, 0, 30}, 18, 3);
         d.end_on = GAIT_END_WALL;
         gait_character_start_move(r->w, id, &d);
         next_stage(r);
@@ -527,7 +512,7 @@ static played play(const course *c, int rate) {
     for (long f = 0; r.t < c->seconds; f++) {
         double fs = frame_seconds(rate, f);
         r.fs = fs;
-        c->drive(&r);
+        c->drive(&r, in_stage(&r));
         int steps = 0;
         gait_world_update(r.w, fs, &steps);
         r.t += fs;

@@ -215,16 +215,8 @@ TEST(a_hook_action_is_asked_once_a_step_and_ends_when_it_says) {
 TEST(a_move_to_points_passes_them_and_stops_at_arrival_distance) {
     gait_world *w = flat_world();
     gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    gait_move_def d = gait_default_move_def();
-    d.kind = GAIT_MOVE_TO_POINTS;
-    d.point_count = 2;
-    d.points[0] = (gait_vec3){5, 0, 5};
-    d.points[1] = (gait_vec3){5, 0, 15};
-    d.horizontal = true;
-    d.speed = 15;
+    gait_move_def d = bw_ground_move((gait_vec3){5, 0, 5}, (gait_vec3){5, 0, 15}, 15, 5);
     d.arrive_distance = 1.0;
-    d.seconds = 5;
-    d.gravity_scale = 1;
     d.then = GAIT_THEN_STOP;
     gait_character_start_move(w, id, &d);
     int k = steps_until(w, id, GAIT_STATE_IDLE, 400);
@@ -478,15 +470,7 @@ static uint64_t course(double fps, bool snapshot) {
                 gait_launch_def l = {{0, 9, 4}, GAIT_FRAME_BODY, false};
                 gait_character_launch(w, id, &l);
             } else if (f == AT_SIXTHS(9)) {
-                gait_move_def d = gait_default_move_def();
-                d.kind = GAIT_MOVE_TO_POINTS;
-                d.point_count = 2;
-                d.points[0] = (gait_vec3){6, 0, 4};
-                d.points[1] = (gait_vec3){6, 0, 14};
-                d.speed = 12;
-                d.horizontal = true;
-                d.gravity_scale = 1;
-                d.seconds = 1.2;
+                gait_move_def d = bw_ground_move((gait_vec3){6, 0, 4}, (gait_vec3){6, 0, 14}, 12, 1.2);
                 gait_character_start_move(w, id, &d);
             }
             if (pass == 0 && snapshot && f == snap_frame) {

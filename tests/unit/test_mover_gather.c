@@ -260,9 +260,7 @@ done:
 TEST(a_skipped_scan_is_shown_as_run) {
     /* climbing a tall wall, the scan is not run until the top is near; traverse info shows the
      * scan the step would have run (the pure scan of the same query), never an empty one */
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, 3, 2, 8, 4);
+    gait_world *w = bw_box_world(-2, 0, 3, 2, 8, 4);
     gait_character_id id = bw_spawn(w, 0, 0, 2.5, 100);
     bool climbed = false;
     int shown = 0;
@@ -282,9 +280,7 @@ TEST(a_skipped_scan_is_shown_as_run) {
 }
 
 TEST(mover_cache_knows_open_country) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, 10, 0, -1, 11, 2, 1);
+    gait_world *w = bw_box_world(10, 0, -1, 11, 2, 1);
     const gait_collider *c = gait_world_collider_const(w);
     gait_mover m;
     gait_mover_init(&m, c, 0.3, 1.7, 0.3, 45 * M_PI / 180);

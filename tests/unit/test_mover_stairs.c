@@ -15,9 +15,7 @@
 #define STEPS 8
 
 static gait_world *stairs(void) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 0, -2, -1.5, 10, 20); /* the wall: its face at x = -1.5 */
+    gait_world *w = bw_box_world(-3, 0, -2, -1.5, 10, 20); /* the wall: its face at x = -1.5 */
     for (int i = 0; i < STEPS; i++) bw_box(w, -1.5, 0, 2 + i * TREAD, 1.5, (i + 1) * RISE, 20);
     return w;
 }

@@ -19,16 +19,7 @@ static gait_landmark_id frame_box(gait_world *w, gait_vec3 at, gait_vec3 lo, gai
     const float fhi[3] = {(float)hi.x, (float)hi.y, (float)hi.z};
     float tris[36 * 3];
     box_tris(tris, flo, fhi);
-    gait_mesh_def m;
-    memset(&m, 0, sizeof m);
-    m.positions = tris;
-    m.vertex_count = 36;
-    m.triangle_count = 12;
-    m.offset = at;
-    m.name = "moving box";
-    gait_landmark_id id = GAIT_NULL_ID_INIT;
-    gait_collider_add_landmark(gait_world_collider(w), &m, &id);
-    return id;
+    return add_named_tris(gait_world_collider(w), tris, 12, at, "moving box");
 }
 
 static gait_character_id body_at(gait_world *w, double x, double y, double z) {
@@ -170,9 +161,7 @@ static double into_box(gait_vec3 feet, gait_vec3 lo, gait_vec3 hi) {
 }
 
 TEST(moving_a_wall_pushes_a_standing_body_off_a_ledge) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -4, 0, -2, 4, 2, 2); /* a ledge 2 m up */
+    gait_world *w = bw_box_world(-4, 0, -2, 4, 2, 2); /* a ledge 2 m up */
     /* a wall 1 m thick sweeping across the ledge along +z at 2 m/s */
     gait_landmark_id lm = frame_box(w, (gait_vec3){0, 2, -4}, (gait_vec3){-3, 0, -0.5}, (gait_vec3){3, 2.5, 0.5});
     gait_collider_set_landmark_velocity(gait_world_collider(w), lm, (gait_vec3){0, 0, 2}, (gait_vec3){0, 0, 0});
@@ -198,9 +187,7 @@ TEST(moving_a_wall_pushes_a_standing_body_off_a_ledge) {
 }
 
 TEST(moving_a_lift_under_a_ceiling_reports_a_crush) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -3, 4, -3, 3, 4.5, 3); /* a ceiling 4 m up */
+    gait_world *w = bw_box_world(-3, 4, -3, 3, 4.5, 3); /* a ceiling 4 m up */
     gait_landmark_id lm = frame_box(w, (gait_vec3){0, 0, 0}, (gait_vec3){-2, 0, -2}, (gait_vec3){2, 0.3, 2});
     gait_collider_set_landmark_velocity(gait_world_collider(w), lm, (gait_vec3){0, 1, 0}, (gait_vec3){0, 0, 0});
     gait_character_id id = body_at(w, 0, 1, 0);

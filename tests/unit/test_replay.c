@@ -42,6 +42,22 @@ static void spawn3(gait_world *w, gait_character_id *ids) {
     }
 }
 
+/* Plays p into a fresh world built as the recording's was (make_world, spawn3): the status of the
+ * play, the end's state hash in *hash and, when next_after is given, the status of asking for one
+ * more frame after the last. */
+static gait_status play_fresh(gait_replay_player *p, uint64_t *hash, gait_status *next_after) {
+    gait_world *w = make_world();
+    gait_character_id ids[3];
+    spawn3(w, ids);
+    gait_status st = gait_replay_player_play(p, w, hash);
+    if (next_after) {
+        double dt;
+        *next_after = gait_replay_player_next(p, w, &dt);
+    }
+    gait_world_destroy(w);
+    return st;
+}
+
 /* The input of frame k for character c: moves, looks and presses on a pseudo-random beat. */
 static gait_input input_for(int k, int c) {
     gait_input in;
@@ -101,44 +117,29 @@ TEST(replay_at_144_fps_plays_back_bit_identically) {
         CHECK(strcmp(gait_replay_player_world_name(p), "test_replay make_world") == 0);
         CHECK(gait_replay_player_meta(p, "fps") && strcmp(gait_replay_player_meta(p, "fps"), "144") == 0);
         CHECK(gait_replay_player_meta(p, "nope") == NULL);
-        gait_world *w2 = make_world();
-        gait_character_id ids2[3];
-        spawn3(w2, ids2);
         uint64_t got = 0;
-        CHECK_EQ_INT(gait_replay_player_play(p, w2, &got), GAIT_OK);
+        gait_status next = GAIT_OK;
+        CHECK_EQ_INT(play_fresh(p, &got, &next), GAIT_OK);
         CHECK(got == want);
-        double dt;
-        CHECK_EQ_INT(gait_replay_player_next(p, w2, &dt), GAIT_ERR_CAPACITY); /* all played */
+        CHECK_EQ_INT(next, GAIT_ERR_CAPACITY); /* all played */
         /* rewound into a third world: the same again (nothing of the player's state leaks) */
-        gait_world *w3 = make_world();
-        gait_character_id ids3[3];
-        spawn3(w3, ids3);
         gait_replay_player_rewind(p);
-        CHECK_EQ_INT(gait_replay_player_play(p, w3, &got), GAIT_OK);
+        CHECK_EQ_INT(play_fresh(p, &got, NULL), GAIT_OK);
         CHECK(got == want);
-        gait_world_destroy(w3);
-        gait_world_destroy(w2);
         gait_replay_player_destroy(p);
     }
     /* straight from the recorder, no file */
     CHECK_EQ_INT(gait_replay_player_from_recorder(rec, &p), GAIT_OK);
-    gait_world *w4 = make_world();
-    gait_character_id ids4[3];
-    spawn3(w4, ids4);
     uint64_t got4 = 0;
-    CHECK_EQ_INT(gait_replay_player_play(p, w4, &got4), GAIT_OK);
+    CHECK_EQ_INT(play_fresh(p, &got4, NULL), GAIT_OK);
     CHECK(got4 == want);
-    gait_world_destroy(w4);
     gait_replay_player_destroy(p);
     /* a changed input changes the end: the replay is what drives the world */
     CHECK_EQ_INT(gait_replay_recorder_truncate(rec, 144 * 4), GAIT_OK);
     CHECK_EQ_INT(gait_replay_recorder_frame_count(rec), 144 * 4);
     CHECK_EQ_INT(gait_replay_player_from_recorder(rec, &p), GAIT_OK);
-    w4 = make_world();
-    spawn3(w4, ids4);
-    CHECK_EQ_INT(gait_replay_player_play(p, w4, &got4), GAIT_OK);
+    CHECK_EQ_INT(play_fresh(p, &got4, NULL), GAIT_OK);
     CHECK(got4 != want);
-    gait_world_destroy(w4);
     gait_replay_player_destroy(p);
     gait_replay_recorder_destroy(rec);
     gait_world_destroy(w);

@@ -82,11 +82,17 @@ static gait_status open_and_play(const char *text, size_t len, const char *name,
     return s;
 }
 
+/* The text (len bytes) opens and plays into a fresh fixture in range; else the failure says why. */
+#define CHECK_PLAYS(text, len, name)                                                        \
+    do {                                                                                    \
+        char why_[600] = "";                                                                \
+        CHECK_MSG(open_and_play(text, len, name, why_, sizeof why_) == GAIT_OK, "%s", why_); \
+    } while (0)
+
 TEST(an_honest_replay_plays_in_range) {
     size_t len;
     char *t = honest_text(&len);
-    char why[600] = "";
-    CHECK_MSG(open_and_play(t, len, "honest", why, sizeof why) == GAIT_OK, "%s", why);
+    CHECK_PLAYS(t, len, "honest");
     free(t);
 }
 
@@ -96,8 +102,7 @@ TEST(frames_of_ages_play_and_leave_the_clock_in_range) {
                        "f 0x1.7e43c8800759cp+996 1\ni 1 0 0 1 0 0 0 0 1\n"
                        "f 0x1.fffffffffffffp+1023 0\n"
                        "f 0x0.0000000000001p-1022 0\nend\n";
-    char why[600] = "";
-    CHECK_MSG(open_and_play(text, strlen(text), "ages", why, sizeof why) == GAIT_OK, "%s", why);
+    CHECK_PLAYS(text, strlen(text), "ages");
     /* the same frames straight into a world: each returns with the cap's steps */
     gait_world *w = fixture();
     int steps = 0;
@@ -108,6 +113,7 @@ TEST(frames_of_ages_play_and_leave_the_clock_in_range) {
     const gait_clock *c = gait_world_clock(w);
     CHECK(c->accumulator >= 0 && c->accumulator < c->step_seconds);
     CHECK(c->dropped_steps == UINT64_MAX);
+    char why[600] = "";
     CHECK_MSG(world_in_range(w, why, sizeof why), "%s", why);
     gait_world_destroy(w);
 }
@@ -118,8 +124,7 @@ TEST(huge_looks_and_moves_play_in_range) {
                        "f 0x1.1111111111111p-6 2\ni 1 0 1e300 -1e300 1e300 -1e300 1e300 4294967295 4294967295\n"
                        "i 2 0 -1e300 1e300 -1e300 1e300 -1e300 0 255\n"
                        "f 0x1.1111111111111p-6 1\ni 1 0 0 0 1.7976931348623157e308 0 -1.7976931348623157e308 0 0\nend\n";
-    char why[600] = "";
-    CHECK_MSG(open_and_play(text, strlen(text), "huge", why, sizeof why) == GAIT_OK, "%s", why);
+    CHECK_PLAYS(text, strlen(text), "huge");
 }
 
 /* A count that lies: a frame claiming 262144 inputs, a header claiming 1e8 frames. Refused, and

@@ -6,39 +6,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "body_fixtures.h" /* the counting allocator, bw_terrain */
 #include "check.h"
 #include "gait/gait.h"
 #include "gait/script.h"
 
-typedef struct counter {
-    long allocs, frees;
-    long long bytes; /* outstanding, by the sizes the allocator was told */
-} counter;
-
-static void *count_alloc(size_t size, void *user) {
-    counter *c = (counter *)user;
-    c->allocs++;
-    c->bytes += (long long)size;
-    return malloc(size);
-}
-static void count_free(void *p, size_t size, void *user) {
-    counter *c = (counter *)user;
-    c->frees++;
-    c->bytes -= (long long)size;
-    free(p);
-}
 static void quiet_log(gait_log_level level, const char *msg, void *user) {
     (void)level; (void)msg; (void)user;
 }
 
+/* Allocations counted in c (nothing zeroed: a script and its world share one counter). */
 static gait_hooks hooks_for(counter *c) {
-    gait_hooks h;
-    memset(&h, 0, sizeof h);
-    h.alloc = count_alloc;
-    h.free = count_free;
-    h.log = quiet_log;
-    h.user = c;
-    return h;
+    return (gait_hooks){.alloc = counting_alloc, .free = counting_free, .log = quiet_log, .user = c};
 }
 
 static gait_script *make_script(gait_world *w, counter *c) {
@@ -53,15 +32,24 @@ static gait_world *make_world(counter *c) {
     gait_world_def d = gait_default_world_def();
     d.hooks = hooks_for(c);
     gait_world *w = gait_world_create(&d);
-    float h[4] = {0, 0, 0, 0};
-    gait_heightfield_def t;
-    memset(&t, 0, sizeof t);
-    t.samples_x = t.samples_z = 2;
-    t.cell_size = 200;
-    t.origin.x = t.origin.z = -100;
-    t.heights = h;
-    gait_collider_set_terrain(gait_world_collider(w), &t);
+    bw_terrain(w, bw_flat0, -100, -100, 1, 200); /* flat: one 200 m cell */
     return w;
+}
+
+/* A world and a script on it, then one default character in the world; memory counted in c. */
+static gait_script *script_and_body(counter *c, gait_world **w, gait_character_id *id) {
+    *w = make_world(c);
+    gait_script *s = make_script(*w, c);
+    gait_character_def cd = gait_default_character_def();
+    CHECK_EQ_INT(gait_character_create(*w, &cd, id), GAIT_OK);
+    return s;
+}
+
+/* The script, then its world, destroyed: every byte the counter saw allocated is given back. */
+static void destroy_both_and_count(gait_script *s, gait_world *w, const counter *c) {
+    gait_script_destroy(s);
+    gait_world_destroy(w);
+    CHECK_EQ_INT(c->live_bytes, 0);
 }
 
 static void write_file(const char *path, const char *text) {
@@ -72,7 +60,7 @@ static void write_file(const char *path, const char *text) {
 }
 
 TEST(script_allocates_through_the_hooks_and_frees_everything) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_script *s = make_script(NULL, &c);
     CHECK(s != NULL);
     if (!s) return;
@@ -80,12 +68,12 @@ TEST(script_allocates_through_the_hooks_and_frees_everything) {
     CHECK_EQ_INT(gait_script_run_string(s, "local t = {} for i = 1, 1000 do t[i] = {i} end", "alloc"), GAIT_OK);
     CHECK(c.allocs > 100);
     gait_script_destroy(s);
-    CHECK_EQ_INT(c.bytes, 0);
+    CHECK_EQ_INT(c.live_bytes, 0);
     CHECK_EQ_INT(c.allocs, c.frees);
 }
 
 TEST(script_syntax_error_names_the_line) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_script *s = make_script(NULL, &c);
     CHECK_EQ_INT(gait_script_run_string(s, "local x = 1\nlocal = 2\n", "=broken.lua"), GAIT_ERR_SCRIPT);
     CHECK_MSG(strstr(gait_script_last_error(s), "broken.lua:2:") != NULL, "%s", gait_script_last_error(s));
@@ -93,11 +81,11 @@ TEST(script_syntax_error_names_the_line) {
     /* the state is still usable */
     CHECK_EQ_INT(gait_script_run_string(s, "assert(1 + 1 == 2)", "ok"), GAIT_OK);
     gait_script_destroy(s);
-    CHECK_EQ_INT(c.bytes, 0);
+    CHECK_EQ_INT(c.live_bytes, 0);
 }
 
 TEST(script_runtime_error_has_a_traceback) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_script *s = make_script(NULL, &c);
     CHECK_EQ_INT(gait_script_run_string(s, "local function f() error('boom') end\nf()\n", "=rt.lua"),
                  GAIT_ERR_SCRIPT);
@@ -110,7 +98,7 @@ TEST(script_runtime_error_has_a_traceback) {
 }
 
 TEST(script_error_inside_the_error_handler_is_reported) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_script *s = make_script(NULL, &c);
     CHECK_EQ_INT(gait_script_run_string(
                      s, "error(setmetatable({}, {__tostring = function() error('again') end}))", "=eh"),
@@ -126,12 +114,10 @@ TEST(script_error_inside_the_error_handler_is_reported) {
 }
 
 TEST(script_host_kit_takes_presses_before_the_step) {
-    counter c = {0, 0, 0};
-    gait_world *w = make_world(&c);
-    gait_script *s = make_script(w, &c);
-    gait_character_def cd = gait_default_character_def();
+    counter c = {0};
+    gait_world *w;
     gait_character_id id;
-    CHECK_EQ_INT(gait_character_create(w, &cd, &id), GAIT_OK);
+    gait_script *s = script_and_body(&c, &w, &id);
     char path[] = "/tmp/gait_kit_XXXXXX.lua";
     int fd = mkstemps(path, 4);
     CHECK(fd >= 0);
@@ -154,13 +140,11 @@ TEST(script_host_kit_takes_presses_before_the_step) {
     stale.generation += 7;
     CHECK_EQ_INT(gait_script_set_kit(s, stale, path), GAIT_ERR_STALE_ID);
     unlink(path);
-    gait_script_destroy(s);
-    gait_world_destroy(w);
-    CHECK_EQ_INT(c.bytes, 0);
+    destroy_both_and_count(s, w, &c);
 }
 
 TEST(script_endless_kit_is_stopped_and_the_world_steps_on) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_world *w = make_world(&c);
     gait_script_def d = gait_default_script_def();
     d.hooks = hooks_for(&c);
@@ -189,7 +173,7 @@ TEST(script_endless_kit_is_stopped_and_the_world_steps_on) {
 }
 
 TEST(script_tuning_validates_and_reloads) {
-    counter c = {0, 0, 0};
+    counter c = {0};
     gait_world *w = make_world(&c);
     gait_script *s = make_script(w, &c);
     char dir[] = "/tmp/gait_tuning_XXXXXX";
@@ -228,18 +212,14 @@ TEST(script_tuning_validates_and_reloads) {
     unlink(sta);
     unlink(gat);
     rmdir(dir);
-    gait_script_destroy(s);
-    gait_world_destroy(w);
-    CHECK_EQ_INT(c.bytes, 0);
+    destroy_both_and_count(s, w, &c);
 }
 
 TEST(script_destroy_clears_its_gate_hooks) {
-    counter c = {0, 0, 0};
-    gait_world *w = make_world(&c);
-    gait_script *s = make_script(w, &c);
-    gait_character_def cd = gait_default_character_def();
+    counter c = {0};
+    gait_world *w;
     gait_character_id id;
-    gait_character_create(w, &cd, &id);
+    gait_script *s = script_and_body(&c, &w, &id);
     CHECK_EQ_INT(gait_script_run_string(s,
         "local ch = require('gait').world.host():characters()[1]\n"
         "ch:set_gate_hook(function(c, from, to) if to == 'run' then return 'walk' end end)\n",
@@ -260,5 +240,5 @@ TEST(script_destroy_clears_its_gate_hooks) {
     gait_character_info_get(w, id, &info);
     CHECK_EQ_INT(info.phase.state, GAIT_STATE_RUN);
     gait_world_destroy(w);
-    CHECK_EQ_INT(c.bytes, 0);
+    CHECK_EQ_INT(c.live_bytes, 0);
 }

@@ -25,6 +25,13 @@ static double overlap_depth(gait_world *w, gait_vec3 feet, double r, double h) {
     return d;
 }
 
+/* The vault course: flat ground, a box 1 m high and 0.3 m deep at z = 4, a body at the origin. */
+static gait_character_id vault_course(gait_world *w) {
+    bw_flat(w);
+    bw_box(w, -2, 0, 4, 2, 1, 4.3);
+    return bw_spawn(w, 0, 0, 0, 100);
+}
+
 /* Runs +z at a box from z = 0, presses jump once the body passes z = press_z, for `steps`. Checks
  * every step: no overlap deeper than 1 cm outside the latch, the latch's box small and only while
  * the feet are below the ledge, the corridor held. */
@@ -80,9 +87,7 @@ static run_result run(gait_world *w, gait_character_id id, double press_z, int s
 
 TEST(traverse_action_vault_latch_corridor_and_no_overlap) {
     gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, 4, 2, 1, 4.3);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_id id = vault_course(w);
     run_result r = run(w, id, 2.0, 150);
     CHECK_EQ_INT(r.actions, 1);
     CHECK(r.traverse_steps > 20);
@@ -98,9 +103,7 @@ TEST(traverse_action_vault_latch_corridor_and_no_overlap) {
 }
 
 TEST(traverse_action_mantle_never_overlaps_and_stands_on_top) {
-    gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, 4, 2, 2.2, 30); /* deep: the run goes on along its top */
+    gait_world *w = bw_box_world(-2, 0, 4, 2, 2.2, 30); /* deep: the run goes on along its top */
     gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
     run_result r = run(w, id, 2.0, 200);
     CHECK_EQ_INT(r.actions, 1);
@@ -155,9 +158,7 @@ static void on_text(gait_vec3 p, const char *t, uint32_t c, void *u) {
 
 TEST(traverse_debug_draw_shows_probes_corridor_and_latch) {
     gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, 4, 2, 1, 4.3);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_id id = vault_course(w);
     draw_count d;
     memset(&d, 0, sizeof d);
     gait_debug_draw dd;
@@ -203,9 +204,7 @@ TEST(traverse_table_set_on_a_world_is_validated) {
     t = gait_default_traverse_table();
     t.count = 0; /* no actions: a jump is always a jump */
     CHECK_EQ_INT(gait_world_set_traverse_table(w, &t), GAIT_OK);
-    bw_flat(w);
-    bw_box(w, -2, 0, 4, 2, 1, 4.3);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_id id = vault_course(w);
     run_result r = run(w, id, 2.0, 40);
     CHECK_EQ_INT(r.actions, 0);
     gait_character_id stale = {99, 0};
@@ -225,9 +224,7 @@ static gait_traverse_kind veto_hook(gait_world *w, gait_character_id id, const g
 
 TEST(traverse_snapshot_restores_the_action_and_keeps_the_hosts_hook) {
     gait_world *w = bw_world(NULL);
-    bw_flat(w);
-    bw_box(w, -2, 0, 4, 2, 1, 4.3);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_id id = vault_course(w);
     run(w, id, 2.0, 30); /* mid-action */
     CHECK_EQ_INT(bw_info(w, id).phase.state, GAIT_STATE_TRAVERSE);
     size_t n = gait_world_snapshot_size(w);
