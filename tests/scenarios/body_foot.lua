@@ -21,6 +21,17 @@ local function jump_apex(w, ch, n)
   return apex
 end
 
+-- 120 steps (2 s) of running +z: whether seen(ch) held after any of them
+local function ever_while_running(w, ch, seen)
+  local yes = false
+  for _ = 1, 120 do
+    ch:set_input{move_y = 1}
+    w:step()
+    if seen(ch) then yes = true end
+  end
+  return yes
+end
+
 test("flat run speed is the tuned run speed (+-1 %)", function()
   local w = world()
   local ch = w:spawn{position = {0, 0, 0}}
@@ -62,12 +73,7 @@ test("a 0.6 m step stops the body; a continued push climbs it (stamina >= 5)", f
   expect_near(z, 2 - 0.3, 0.01, "the capsule's radius from the riser (m, +-1 cm)")
   expect_true(ch:contact().wall_ahead, "faces it as a wall")
   ch:set_stamina_multiplier(1)
-  local climbed = false
-  for _ = 1, 120 do
-    ch:set_input{move_y = 1}
-    w:step()
-    if ch:state() == "climb" then climbed = true end
-  end
+  local climbed = ever_while_running(w, ch, function(c) return c:state() == "climb" end)
   _, y, z = ch:position()
   expect_true(climbed, "climbed the step")
   expect_near(y, 0.6, 0.005, "stands on top (m, +-5 mm)")
@@ -78,12 +84,7 @@ test("a 30 deg slope is walked, a 60 deg slope stops the body", function()
   local t30 = math.tan(math.rad(30))
   local w = world(geo.terrain(64, 0.5, function(_, z) return z > 2 and (z - 2) * t30 or 0 end))
   local ch = w:spawn{position = {0, 0, 0}}
-  local left = false
-  for _ = 1, 120 do
-    ch:set_input{move_y = 1}
-    w:step()
-    if not ch:contact().grounded then left = true end
-  end
+  local left = ever_while_running(w, ch, function(c) return not c:contact().grounded end)
   local _, y, z = ch:position()
   expect_eq(left, false, "grounded all the way up")
   expect_near(y, (z - 2) * t30, 1e-6, "feet on the slope (m)")
@@ -105,12 +106,7 @@ test("running off a ledge falls, then lands", function()
   local ch = w:spawn{position = {0, 3, 0}}
   local _, y0 = ch:position()
   expect_near(y0, 2, 0.005, "stood on the box (m)")
-  local fell = false
-  for _ = 1, 120 do
-    ch:set_input{move_y = 1}
-    w:step()
-    if ch:state() == "fall" then fell = true end
-  end
+  local fell = ever_while_running(w, ch, function(c) return c:state() == "fall" end)
   local _, y = ch:position()
   expect_true(fell, "fell")
   expect_eq(ch:state(), "run", "landed running")

@@ -9,10 +9,15 @@ local world, box = S.world, S.box
 -- until_state: steps with one input (its presses only in the first) until `state` or `max` steps
 local until_state, steps = S.until_state, S.steps
 
-test("a landmark wall is climbed at climb speed, over the top onto walkable ground", function()
+-- a flat world with a wall 6 m wide, 4 m deep and `height` m high 2 m ahead (+z) of a body
+local function at_wall(height)
   local w = world()
-  box(w, -3, 0, 2, 3, 4, 6)
-  local ch = w:spawn{position = {0, 0, 0}}
+  box(w, -3, 0, 2, 3, height, 6)
+  return w, w:spawn{position = {0, 0, 0}}
+end
+
+test("a landmark wall is climbed at climb speed, over the top onto walkable ground", function()
+  local w, ch = at_wall(4)
   expect_true(until_state(w, ch, "climb", 60, {move_y = 1}), "a move into the wall climbs")
   steps(w, ch, 30, {move_y = 1})
   local _, y0, z0 = ch:position()
@@ -46,9 +51,7 @@ test("a terrain cliff is climbed along its surface and over its top", function()
 end)
 
 test("standing still on a wall costs no stamina; stamina out on a wall falls", function()
-  local w = world()
-  box(w, -3, 0, 2, 3, 20, 6)
-  local ch = w:spawn{position = {0, 0, 0}}
+  local w, ch = at_wall(20)
   expect_true(until_state(w, ch, "climb", 60, {move_y = 1}), "climbs")
   steps(w, ch, 30, {move_y = 1})
   steps(w, ch, 2, {})

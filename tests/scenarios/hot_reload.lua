@@ -12,12 +12,17 @@ end
 
 local function world() return S.world(256, 2) end
 
-test("a changed tuning number takes effect on the next step", function()
+-- A tuning file with the given run speed, loaded; a world and one body of the type on it.
+local function loaded(run_speed, body_type)
   local path = os.tmpname()
-  write(path, tuning("5.6"))
+  write(path, tuning(run_speed))
   local w = world()
   assert(gait.tuning.load{locomotion = path})
-  local ch = w:spawn{body_type = "medium_male"}
+  return path, w, w:spawn{body_type = body_type}
+end
+
+test("a changed tuning number takes effect on the next step", function()
+  local path, w, ch = loaded("5.6", "medium_male")
   for _ = 1, 10 do ch:set_input{move_y = 1}; w:update(DT) end
   expect_near(ch:speed(), 5.6, 1e-9, "run speed before (m/s)")
   ch:set_stamina(50); assert(ch:spend(10)) -- state to keep: 40 stamina left
@@ -39,11 +44,7 @@ test("a changed tuning number takes effect on the next step", function()
 end)
 
 test("a broken reload keeps the last good numbers and reports file:line", function()
-  local path = os.tmpname()
-  write(path, tuning("6.5"))
-  local w = world()
-  assert(gait.tuning.load{locomotion = path})
-  local ch = w:spawn{body_type = "tall_female"}
+  local path, w, ch = loaded("6.5", "tall_female")
 
   local broken = {
     {text = "return {\n  provisional = {\n    run_speed = ,\n  },\n}\n", line = 3, says = "unexpected symbol"},

@@ -127,6 +127,35 @@ local function snapshot_mid_action(w, ch, after, rest, input)
   expect_eq(body_bits(ch), a, "the frames after a restore give the same body, bit for bit")
 end
 
+-- Frames with no input until the action ends (at most max): the highest the head rose (m).
+local function head_top_in_action(w, ch, max)
+  local top = -math.huge
+  frames_until(w, ch, max, {}, function(c)
+    local _, y = c:position()
+    top = math.max(top, y + BODY_H)
+    return (c:state()) ~= "action"
+  end)
+  return top
+end
+
+-- A world made by build (or plain) with a body carrying the kit, the skill pressed for one frame.
+local function started(kit, build)
+  local w = world()
+  if build then build(w) end
+  local ch = assert(w:spawn{kit = kit})
+  frame(w, ch, {pressed = {"skill"}})
+  return w, ch
+end
+
+-- A kit started by the skill button: the same at every frame rate (want_state seen within
+-- `seconds`), then, in a world made by build (or plain), a snapshot `after` frames into its
+-- action gives the same body over the `rest` frames after it.
+local function skill_kit_is_deterministic(kit, build, seconds, want_state, after, rest)
+  same_at_every_rate(kit, build, {}, {{sixths = 1, input = {pressed = {"skill"}}}}, seconds, want_state)
+  local w, ch = started(kit, build)
+  snapshot_mid_action(w, ch, after, rest)
+end
+
 -- ---- the updraft leap ---------------------------------------------------------------------------
 
 local updraft = assert(gait.kit.load("updraft"))
@@ -150,9 +179,7 @@ test("updraft: starts only with the stamina the glider needs, then waits out its
 end)
 
 test("updraft: rises its height in its seconds, drifting ahead, and the glider opens", function()
-  local w = world()
-  local ch = assert(w:spawn{kit = "updraft"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("updraft")
   local steps, top, x0, z0 = 1, 0, 0, 0
   local ok, k = frames_until(w, ch, 200, {}, function(c)
     local _, y = c:position()
@@ -184,26 +211,16 @@ test("updraft: its own clip plays while it rises, with the crossfade", function(
 end)
 
 test("updraft: a ceiling mid-rise stops it (a 1 cm slab too) and the glider opens under it", function()
-  local w = world()
-  S.box(w, -5, 5.0, -5, 5, 5.01, 5)
-  local ch = assert(w:spawn{kit = "updraft"})
-  frame(w, ch, {pressed = {"skill"}})
-  local worst = -1
-  frames_until(w, ch, 120, {}, function(c)
-    local _, y = c:position()
-    worst = math.max(worst, y + BODY_H)
-    return (c:state()) ~= "action"
-  end)
+  local w, ch = started("updraft", function(w) S.box(w, -5, 5.0, -5, 5, 5.01, 5) end)
+  local worst = head_top_in_action(w, ch, 120)
   expect_true(worst <= 5.0 + 1e-9, string.format("the head stays under the slab (top %.4f m)", worst))
   expect_eq((ch:state()), "glide", "ends at the ceiling, the glider opens")
   expect_true(clear_of(w, ch), "not inside the slab")
 end)
 
 test("updraft: against a wall it slides up along it", function()
-  local w = world()
-  S.box(w, -5, 0, 0.5, 5, 20, 1.5) -- a wall 0.2 m ahead of the capsule
-  local ch = assert(w:spawn{kit = "updraft"})
-  frame(w, ch, {pressed = {"skill"}})
+  -- a wall 0.2 m ahead of the capsule
+  local w, ch = started("updraft", function(w) S.box(w, -5, 0, 0.5, 5, 20, 1.5) end)
   local top, front = 0, -1
   frames_until(w, ch, 120, {}, function(c)
     local _, y, z = c:position()
@@ -217,9 +234,7 @@ test("updraft: against a wall it slides up along it", function()
 end)
 
 test("updraft: jump during the rise opens the glider at once", function()
-  local w = world()
-  local ch = assert(w:spawn{kit = "updraft"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("updraft")
   frames(w, ch, 20)
   frame(w, ch, {pressed = {"jump"}})
   expect_eq((ch:state()), "glide", "cancelled into the glide")
@@ -228,11 +243,7 @@ test("updraft: jump during the rise opens the glider at once", function()
 end)
 
 test("updraft: the same at every frame rate, and a snapshot mid-rise", function()
-  same_at_every_rate("updraft", nil, {}, {{sixths = 1, input = {pressed = {"skill"}}}}, 3, "glide")
-  local w = world()
-  local ch = assert(w:spawn{kit = "updraft"})
-  frame(w, ch, {pressed = {"skill"}})
-  snapshot_mid_action(w, ch, 20, 60)
+  skill_kit_is_deterministic("updraft", nil, 3, "glide", 20, 60)
 end)
 
 -- ---- the plunging leap ------------------------------------------------------------------------
@@ -257,9 +268,7 @@ test("plunge_leap: its cost gates the start and is paid once", function()
 end)
 
 test("plunge_leap: rises to its height and plunges at the top, then lands", function()
-  local w = world()
-  local ch = assert(w:spawn{kit = "plunge_leap"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("plunge_leap")
   local top, steps = 0, 1
   local ok, k = frames_until(w, ch, 200, {}, function(c)
     local _, y = c:position()
@@ -278,9 +287,7 @@ test("plunge_leap: rises to its height and plunges at the top, then lands", func
 end)
 
 test("plunge_leap: attack during the leap plunges at once, at any height", function()
-  local w = world()
-  local ch = assert(w:spawn{kit = "plunge_leap"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("plunge_leap")
   frames(w, ch, 4)
   local _, y = ch:position()
   expect_true(y < 2.5, "below the glider's minimum height")
@@ -289,16 +296,8 @@ test("plunge_leap: attack during the leap plunges at once, at any height", funct
 end)
 
 test("plunge_leap: a 1 cm ceiling stops it at full speed; a leaning wall is slid along", function()
-  local w = world()
-  S.box(w, -5, 3.5, -5, 5, 3.51, 5)
-  local ch = assert(w:spawn{kit = "plunge_leap"})
-  frame(w, ch, {pressed = {"skill"}})
-  local worst = 0
-  frames_until(w, ch, 60, {}, function(c)
-    local _, y = c:position()
-    worst = math.max(worst, y + BODY_H)
-    return (c:state()) ~= "action"
-  end)
+  local w, ch = started("plunge_leap", function(w) S.box(w, -5, 3.5, -5, 5, 3.51, 5) end)
+  local worst = head_top_in_action(w, ch, 60)
   expect_true(worst <= 3.5 + 1e-9, string.format("under the slab (head %.4f m)", worst))
   expect_eq((ch:state()), "plunge", "the ceiling ended the leap into the plunge")
   -- a wall leaning over the body (20 deg from vertical: a wall, not a ceiling, which starts at 30):
@@ -326,11 +325,7 @@ test("plunge_leap: a 1 cm ceiling stops it at full speed; a leaning wall is slid
 end)
 
 test("plunge_leap: the same at every frame rate, and a snapshot mid-leap", function()
-  same_at_every_rate("plunge_leap", nil, {}, {{sixths = 1, input = {pressed = {"skill"}}}}, 2.5, "plunge")
-  local w = world()
-  local ch = assert(w:spawn{kit = "plunge_leap"})
-  frame(w, ch, {pressed = {"skill"}})
-  snapshot_mid_action(w, ch, 20, 60)
+  skill_kit_is_deterministic("plunge_leap", nil, 2.5, "plunge", 20, 60)
 end)
 
 -- ---- the dash to the nearest target --------------------------------------------------------------
@@ -357,10 +352,7 @@ test("dash_to: a dash's stamina gates it; two charges, then the cooldown", funct
 end)
 
 test("dash_to: dashes to the nearest target and stops its reach short of it", function()
-  local w = world()
-  w:set_targets{{30, 0, 30}, {4, 0, 9}}
-  local ch = assert(w:spawn{kit = "dash_to"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("dash_to", function(w) w:set_targets{{30, 0, 30}, {4, 0, 9}} end)
   local ok, k = frames_until(w, ch, 120, {}, function(c) return (c:state()) ~= "action" end)
   expect_true(ok, "ended")
   local x, _, z = ch:position()
@@ -403,10 +395,7 @@ test("dash_to: stops at a wall (a 1 cm slab at full speed too); a low ceiling le
 end)
 
 test("dash_to: jump during the dash cancels it into a jump", function()
-  local w = world()
-  w:set_targets{{0, 0, 11}}
-  local ch = assert(w:spawn{kit = "dash_to"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("dash_to", function(w) w:set_targets{{0, 0, 11}} end)
   frames(w, ch, 3)
   frame(w, ch, {pressed = {"jump"}})
   expect_eq((ch:state()), "jump", "the jump press ends it and jumps")
@@ -423,12 +412,7 @@ end)
 
 test("dash_to: the same at every frame rate, and a snapshot mid-dash", function()
   local function build(w) w:set_targets{{3, 0, 11}} end
-  same_at_every_rate("dash_to", build, {}, {{sixths = 1, input = {pressed = {"skill"}}}}, 1.5, "action")
-  local w = world()
-  w:set_targets{{3, 0, 11}}
-  local ch = assert(w:spawn{kit = "dash_to"})
-  frame(w, ch, {pressed = {"skill"}})
-  snapshot_mid_action(w, ch, 8, 30)
+  skill_kit_is_deterministic("dash_to", build, 1.5, "action", 8, 30)
 end)
 
 -- ---- the water sprint --------------------------------------------------------------------------
@@ -547,9 +531,7 @@ end)
 local hover = assert(gait.kit.load("hover"))
 
 test("hover: hops, then falls as a slow sink for its gauge; skill again ends it", function()
-  local w = world()
-  local ch = assert(w:spawn{kit = "hover"})
-  frame(w, ch, {pressed = {"skill"}})
+  local w, ch = started("hover")
   expect_eq((ch:state()), "jump", "the hop")
   frames_until(w, ch, 120, {}, state_is("fall"))
   frames(w, ch, 10)

@@ -26,6 +26,14 @@ local function with_limit(fn)
   if not ok then error(err, 0) end
 end
 
+-- fn(w, ch) under the limit, given a world with one default body.
+local function with_limited_body(fn)
+  with_limit(function()
+    local w = world()
+    fn(w, w:spawn{})
+  end)
+end
+
 test("the memory limit is there by default and can be read", function()
   local limit, used = gait.memory_limit()
   expect_true(limit >= 64 * MiB, "a limit is set (" .. limit .. " bytes)")
@@ -52,9 +60,7 @@ test("runaway memory in plain code fails with 'not enough memory', the state goe
 end)
 
 test("runaway memory in a kit is contained; the world steps on", function()
-  with_limit(function()
-    local w = world()
-    local ch = w:spawn{}
+  with_limited_body(function(w, ch)
     assert(ch:set_kit{on_presses = function()
       local t = {}
       for i = 1, 1e9 do t[i] = string.rep("k", 65536) .. i end
@@ -73,9 +79,7 @@ test("runaway memory in a kit is contained; the world steps on", function()
 end)
 
 test("runaway memory in a gate hook is contained; the proposed state is taken", function()
-  with_limit(function()
-    local w = world()
-    local ch = w:spawn{}
+  with_limited_body(function(w, ch)
     ch:set_gate_hook(function()
       local t = {}
       while true do t[#t + 1] = string.rep("g", 65536) .. #t end

@@ -24,6 +24,14 @@ local function drive(w, chars, from, to)
   end
 end
 
+-- A world with one body at (0, 3, 0) driven for `steps` steps, and its snapshot then.
+local function one_driven(steps)
+  local w = world()
+  local ch = w:spawn{position = {0, 3, 0}}
+  drive(w, {ch}, 0, steps)
+  return w, ch, w:snapshot()
+end
+
 local function state_of(chars)
   local out = {}
   for i, ch in ipairs(chars) do
@@ -65,10 +73,7 @@ test("restore and step on: the same bits as the first time", function()
 end)
 
 test("a destroyed character comes back with a restore; a new one goes", function()
-  local w = world()
-  local a = w:spawn{position = {0, 3, 0}}
-  drive(w, {a}, 0, 10)
-  local snap = w:snapshot()
+  local w, a, snap = one_driven(10)
   a:destroy()
   expect_eq(a:valid(), false, "destroyed")
   local b = w:spawn{position = {5, 3, 5}}
@@ -80,10 +85,7 @@ test("a destroyed character comes back with a restore; a new one goes", function
 end)
 
 test("what is not this world's snapshot is refused, nothing changes", function()
-  local w = world()
-  local ch = w:spawn{position = {0, 3, 0}}
-  drive(w, {ch}, 0, 30)
-  local snap = w:snapshot()
+  local w, ch, snap = one_driven(30)
   drive(w, {ch}, 30, 40)
   local before = state_of({ch})
   local bad = {

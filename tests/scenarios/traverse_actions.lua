@@ -24,11 +24,17 @@ local function run_and_jump(w, ch, press_at_z)
   step(w, ch, {move_y = 1, pressed = {"jump"}})
 end
 
-test("a 1 m fence is vaulted at a run and the body lands beyond it", function()
+-- a flat world with the boxes as one landmark and a body at the origin that ran at them and jumped
+local function jump_at(boxes)
   local w = world()
-  mesh(w, {{-2, 0, 4, 2, 1, 4.3}})
+  mesh(w, boxes)
   local ch = w:spawn{position = {0, 0, 0}}
   run_and_jump(w, ch, 2)
+  return w, ch
+end
+
+test("a 1 m fence is vaulted at a run and the body lands beyond it", function()
+  local w, ch = jump_at({{-2, 0, 4, 2, 1, 4.3}})
   expect_eq(ch:state(), "traverse", "the jump became an action")
   local t = ch:traversal()
   expect_true(t.kind == "hurdle" or t.kind == "vault", "a vault or a hurdle, got " .. t.kind)
@@ -49,10 +55,7 @@ test("a 1 m fence is vaulted at a run and the body lands beyond it", function()
 end)
 
 test("a 1.5 m wall is mantled onto its top", function()
-  local w = world()
-  mesh(w, {{-2, 0, 4, 2, 1.5, 8}})
-  local ch = w:spawn{position = {0, 0, 0}}
-  run_and_jump(w, ch, 2)
+  local w, ch = jump_at({{-2, 0, 4, 2, 1.5, 8}})
   expect_eq(ch:state(), "traverse", "the jump became an action")
   expect_eq(ch:traversal().kind, "mantle_high", "1.5 m: a high mantle (GASP's split at 1.25 m)")
   expect_true(ch:traversal().scan.thick, "4 m deep: thick")
@@ -64,10 +67,7 @@ test("a 1.5 m wall is mantled onto its top", function()
 end)
 
 test("a 3.5 m wall is not mantled: the jump falls back to a jump, the body climbs it and over", function()
-  local w = world()
-  mesh(w, {{-3, 0, 4, 3, 3.5, 8}})
-  local ch = w:spawn{position = {0, 0, 0}}
-  run_and_jump(w, ch, 2)
+  local w, ch = jump_at({{-3, 0, 4, 3, 3.5, 8}})
   expect_eq(ch:state(), "jump", "no action fits: a jump instead")
   expect_true(ch:traversal().scan.reason ~= "ok", "the scan refused: " .. ch:traversal().scan.reason)
   local ok = until_(w, ch, 120, {move_y = 1}, state_is("climb"))
@@ -80,10 +80,7 @@ test("a 3.5 m wall is not mantled: the jump falls back to a jump, the body climb
 end)
 
 test("a fence with 0.5 m of room under a roof is not offered: a jump instead", function()
-  local w = world()
-  mesh(w, {{-2, 0, 4, 2, 1, 4.3}, {-2, 1.5, 4.15, 2, 1.7, 6}})
-  local ch = w:spawn{position = {0, 0, 0}}
-  run_and_jump(w, ch, 2)
+  local w, ch = jump_at({{-2, 0, 4, 2, 1, 4.3}, {-2, 1.5, 4.15, 2, 1.7, 6}})
   expect_true(ch:state() ~= "traverse", "no action: " .. ch:state())
   local s = ch:traversal().scan
   expect_true(s.ledge, "the ledge was found")
