@@ -14,12 +14,7 @@
 BUILD=${1:-build}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 case "$BUILD" in /*) ;; *) BUILD="$REPO/$BUILD" ;; esac
-pass=0
-fail=0
-check() { # name, condition-result (0 = pass), detail
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. "$(dirname "$0")/check.inc"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-install.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT INT TERM
 STAGE="$TMP/stage"

@@ -27,23 +27,12 @@ if ! command -v xvfb-run >/dev/null 2>&1; then
     exit 1
 fi
 
-pass=0
-fail=0
-check() { # name, condition-result (0 = pass), detail
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. "$(dirname "$0")/check.inc"
 
-if [ ! -x "$SANDBOX" ]; then
-    check "sandbox-built" 1 "($SANDBOX missing: is libglfw3-dev installed?)"
-    echo "$pass passed, $fail failed"
-    exit 1
-fi
+if [ ! -x "$SANDBOX" ]; then give_up "sandbox-built" "($SANDBOX missing: is libglfw3-dev installed?)"; fi
 for tool in xdotool convert; do
     if ! command -v $tool >/dev/null 2>&1; then
-        check "tool-$tool" 1 "($tool is not installed: make deps)"
-        echo "$pass passed, $fail failed"
-        exit 1
+        give_up "tool-$tool" "($tool is not installed: make deps)"
     fi
 done
 

@@ -15,18 +15,9 @@ CORPUS=tests/hostile
 PWNED=/tmp/gait_hostile_pwned
 BUDGET=30000000 # the files' budget here: short, so the corpus runs in seconds
 
-pass=0
-fail=0
-check() { # name, condition-result (0 = pass), detail
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "PASS $1 ${3:-}"
-    else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. "$(dirname "$0")/../e2e/check.inc"
 
-if [ ! -x "$GAIT" ]; then
-    check "gait-built" 1 "($GAIT missing)"
-    echo "$pass passed, $fail failed"
-    exit 1
-fi
+if [ ! -x "$GAIT" ]; then give_up "gait-built" "($GAIT missing)"; fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gait-hostile.XXXXXX")
 trap 'rm -rf "$TMP"; rm -f "$PWNED" "$PWNED.png"' EXIT INT TERM
 rm -f "$PWNED" "$PWNED.png"
