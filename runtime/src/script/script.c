@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <luajit.h>
+
 /* ---- hooks and errors ---------------------------------------------------------------------- */
 
 void *gait__hooks_alloc(const gait_hooks *h, size_t size) {
@@ -155,6 +157,29 @@ gait_status gait__pcall_as(gait_script *s, int nargs, int nresults, gait__budget
 gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const char *what,
                                gait__budget_kind budget) {
     return gait__script_pcall_as(s, nargs, nresults, what, budget, -1);
+}
+
+gait_status gait__hook_pcall(gait_script *s, int nargs, int nresults, const char *what) {
+    s->hook_depth++;
+    gait_status st = gait__script_pcall(s, nargs, nresults, what, GAIT__BUDGET_CALL);
+    s->hook_depth--;
+    return st;
+}
+
+int gait__hook_enter(gait__wbox *b, gait_world *world, int room, int *top) {
+    lua_State *L = b->script->L;
+    *top = lua_gettop(L);
+    if (!lua_checkstack(L, room)) return 0;
+    return gait__push_box_world(L, b, world);
+}
+
+void gait__check_hook_arg(lua_State *L, gait_script *s) {
+    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    if (!lua_isnil(L, 2)) {
+        if (gait__untrusted(L, s)) gait__sandbox_wrap(L, 2);
+        if (!lua_iscfunction(L, 2)) luaJIT_setmode(L, 2, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    }
 }
 
 gait_status gait__script_pcall_as(gait_script *s, int nargs, int nresults, const char *what,
@@ -532,10 +557,8 @@ static int script_boot(lua_State *L) {
     /* require "gait" finds the C module; lua/ is on the path of the trusted require */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
-    lua_pushcfunction(L, luaopen_gait);
-    lua_setfield(L, -2, "gait");
-    lua_pushcfunction(L, gait__open_sandbox);
-    lua_setfield(L, -2, "gait.sandbox");
+    gait__set_function(L, "gait", luaopen_gait);
+    gait__set_function(L, "gait.sandbox", gait__open_sandbox);
     lua_pop(L, 1);
     lua_getfield(L, -1, "path");
     lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;%s", s->root, s->root, lua_tostring(L, -1));
@@ -638,7 +661,6 @@ gait_script *gait_script_create(const gait_script_def *def_in) {
 void gait_script_destroy(gait_script *s) {
     if (!s) return;
     if (s->host_world) gait__clear_hooks(s, s->host_world);
-    if (s->host_world) gait__motion_clear_hooks(s, s->host_world);
     gait_hooks hooks = s->hooks;
     lua_close(s->L);
     gait__hooks_free(&hooks, s, sizeof *s);

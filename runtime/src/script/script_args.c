@@ -121,6 +121,14 @@ void gait__push_vec3(lua_State *L, gait_vec3 v) {
     lua_rawseti(L, -2, 3);
 }
 
+/* Each pushes v and sets it as t[key], t being the table just below it. */
+void gait__set_number(lua_State *L, const char *key, double v) { lua_pushnumber(L, v); lua_setfield(L, -2, key); }
+void gait__set_integer(lua_State *L, const char *key, lua_Integer v) { lua_pushinteger(L, v); lua_setfield(L, -2, key); }
+void gait__set_bool(lua_State *L, const char *key, bool v) { lua_pushboolean(L, v); lua_setfield(L, -2, key); }
+void gait__set_string(lua_State *L, const char *key, const char *v) { lua_pushstring(L, v); lua_setfield(L, -2, key); }
+void gait__set_vec3(lua_State *L, const char *key, gait_vec3 v) { gait__push_vec3(L, v); lua_setfield(L, -2, key); }
+void gait__set_function(lua_State *L, const char *key, lua_CFunction fn) { lua_pushcfunction(L, fn); lua_setfield(L, -2, key); }
+
 void gait__check_keys(lua_State *L, int t, const char *const *keys, int count, const char *what) {
     lua_pushnil(L);
     while (lua_next(L, t)) {
@@ -148,6 +156,13 @@ void gait__check_unlocked(lua_State *L, const gait_world *w, const char *what) {
         luaL_error(L, "%s: not allowed while the world steps (inside one of its gate or traversal "
                       "hooks); a hook may read, set input, take presses, spend and face "
                       "(lua/README.md, \"Inside hooks\")", what);
+}
+
+void gait__check_options(lua_State *L, const gait_world *w, const char *call,
+                         const char *const *keys, int count, const char *what) {
+    gait__check_unlocked(L, w, call);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    gait__check_keys(L, 2, keys, count, what);
 }
 
 void gait__check_no_hook(lua_State *L, gait_script *s, const char *what) {

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <luajit.h>
-
 #define CHARGE_CREATE 500
 #define CHARGE_PER_SLOT 20
 
@@ -140,24 +138,14 @@ static int l_ch_action(lua_State *L) {
     return 2;
 }
 
-static void push_contact(lua_State *L, const gait_contact *k) {
+/* gait_contact's fields, by their C names */
+#define CONTACT_FIELDS(X)                                                                         \
+    X(bool, grounded) X(bool, rising) X(number, height_above_ground) X(number, water_depth)       \
+    X(number, submersion) X(bool, wall) X(bool, wall_ahead) X(bool, over_top)
+
+static void push_contact(lua_State *L, const gait_contact *from) {
     lua_createtable(L, 0, 8);
-    lua_pushboolean(L, k->grounded);
-    lua_setfield(L, -2, "grounded");
-    lua_pushboolean(L, k->rising);
-    lua_setfield(L, -2, "rising");
-    lua_pushnumber(L, k->height_above_ground);
-    lua_setfield(L, -2, "height_above_ground");
-    lua_pushnumber(L, k->water_depth);
-    lua_setfield(L, -2, "water_depth");
-    lua_pushnumber(L, k->submersion);
-    lua_setfield(L, -2, "submersion");
-    lua_pushboolean(L, k->wall);
-    lua_setfield(L, -2, "wall");
-    lua_pushboolean(L, k->wall_ahead);
-    lua_setfield(L, -2, "wall_ahead");
-    lua_pushboolean(L, k->over_top);
-    lua_setfield(L, -2, "over_top");
+    CONTACT_FIELDS(GAIT__SET_FIELD)
 }
 
 static int l_ch_contact(lua_State *L) {
@@ -172,63 +160,38 @@ static int l_ch_info(lua_State *L) {
     gait_character_info in = info_of(L, c);
     gait_stamina pool = pool_of(L, c);
     lua_createtable(L, 0, 24);
-    gait__push_vec3(L, in.position);
-    lua_setfield(L, -2, "position");
-    gait__push_vec3(L, in.velocity);
-    lua_setfield(L, -2, "velocity");
-    lua_pushnumber(L, in.yaw);
-    lua_setfield(L, -2, "yaw");
-    lua_pushnumber(L, in.camera_yaw);
-    lua_setfield(L, -2, "camera_yaw");
-    lua_pushstring(L, gait_state_name(in.phase.state));
-    lua_setfield(L, -2, "state");
-    lua_pushnumber(L, in.phase.seconds);
-    lua_setfield(L, -2, "state_seconds");
-    lua_pushstring(L, gait_state_name(in.previous_state));
-    lua_setfield(L, -2, "previous_state");
+    gait__set_vec3(L, "position", in.position);
+    gait__set_vec3(L, "velocity", in.velocity);
+    gait__set_number(L, "yaw", in.yaw);
+    gait__set_number(L, "camera_yaw", in.camera_yaw);
+    gait__set_string(L, "state", gait_state_name(in.phase.state));
+    gait__set_number(L, "state_seconds", in.phase.seconds);
+    gait__set_string(L, "previous_state", gait_state_name(in.previous_state));
     push_contact(L, &in.contact);
     lua_setfield(L, -2, "contact");
-    lua_pushnumber(L, in.stamina);
-    lua_setfield(L, -2, "stamina");
-    lua_pushnumber(L, in.stamina_max);
-    lua_setfield(L, -2, "stamina_max");
-    lua_pushnumber(L, pool.multiplier);
-    lua_setfield(L, -2, "stamina_multiplier");
-    lua_pushstring(L, gait_body_type_name(in.body_type));
-    lua_setfield(L, -2, "body_type");
-    lua_pushboolean(L, gait_world_locomotion_measured(w, in.body_type));
-    lua_setfield(L, -2, "measured");
-    lua_pushboolean(L, in.walking);
-    lua_setfield(L, -2, "walking");
-    lua_pushboolean(L, in.crouching);
-    lua_setfield(L, -2, "crouching");
-    lua_pushnumber(L, in.action_seconds_left);
-    lua_setfield(L, -2, "action_seconds_left");
+    gait__set_number(L, "stamina", in.stamina);
+    gait__set_number(L, "stamina_max", in.stamina_max);
+    gait__set_number(L, "stamina_multiplier", pool.multiplier);
+    gait__set_string(L, "body_type", gait_body_type_name(in.body_type));
+    gait__set_bool(L, "measured", gait_world_locomotion_measured(w, in.body_type));
+    gait__set_bool(L, "walking", in.walking);
+    gait__set_bool(L, "crouching", in.crouching);
+    gait__set_number(L, "action_seconds_left", in.action_seconds_left);
     if (in.action_seconds_left > 0) {
-        lua_pushstring(L, in.action_name);
-        lua_setfield(L, -2, "action");
+        gait__set_string(L, "action", in.action_name);
     }
-    gait__push_vec3(L, in.return_point);
-    lua_setfield(L, -2, "return_point");
+    gait__set_vec3(L, "return_point", in.return_point);
     gait__push_buttons(L, in.presses_read);
     lua_setfield(L, -2, "presses_read");
-    lua_pushnumber(L, (lua_Number)in.steps);
-    lua_setfield(L, -2, "steps");
-    lua_pushinteger(L, c->id.index1);
-    lua_setfield(L, -2, "id");
-    lua_pushboolean(L, in.collide);
-    lua_setfield(L, -2, "collide");
-    lua_pushnumber(L, in.collision_layer);
-    lua_setfield(L, -2, "collision_layer");
-    lua_pushnumber(L, in.collision_mask);
-    lua_setfield(L, -2, "collision_mask");
+    gait__set_number(L, "steps", (lua_Number)in.steps);
+    gait__set_integer(L, "id", c->id.index1);
+    gait__set_bool(L, "collide", in.collide);
+    gait__set_number(L, "collision_layer", in.collision_layer);
+    gait__set_number(L, "collision_mask", in.collision_mask);
     /* a moving landmark stood on: its velocity under the feet; crushed by one */
-    lua_pushboolean(L, in.carrier.index1 != 0);
-    lua_setfield(L, -2, "on_moving");
-    gait__push_vec3(L, in.carrier_velocity);
-    lua_setfield(L, -2, "carrier_velocity");
-    lua_pushboolean(L, in.crushed);
-    lua_setfield(L, -2, "crushed");
+    gait__set_bool(L, "on_moving", in.carrier.index1 != 0);
+    gait__set_vec3(L, "carrier_velocity", in.carrier_velocity);
+    gait__set_bool(L, "crushed", in.crushed);
     return 1;
 }
 
@@ -450,15 +413,12 @@ static int l_ch_take_presses(lua_State *L) {
 
 /* ---- the gate hook ------------------------------------------------------------------------- */
 
-static gait_state gate_trampoline(gait_world *world, gait_character_id id, gait_state from,
-                                  gait_state proposed, void *user) {
+gait_state gait__gate_trampoline(gait_world *world, gait_character_id id, gait_state from,
+                                 gait_state proposed, void *user) {
     gait__wbox *b = (gait__wbox *)user;
-    gait_script *s = b->script;
-    lua_State *L = s->L;
-    int top = lua_gettop(L);
+    lua_State *L = b->script->L;
     gait_state result = proposed;
-    if (!lua_checkstack(L, 8)) return result;
-    int wud = gait__push_box_world(L, b, world);
+    int top, wud = gait__hook_enter(b, world, 8, &top);
     if (!wud) goto out;
     lua_getfenv(L, wud);
     lua_getfield(L, -1, "gate_hooks");
@@ -469,16 +429,15 @@ static gait_state gate_trampoline(gait_world *world, gait_character_id id, gait_
     lua_pushstring(L, gait_state_name(proposed));
     char what[64];
     snprintf(what, sizeof what, "gate hook (character #%d)", (int)id.index1);
-    s->hook_depth++;
-    gait_status st = gait__script_pcall(s, 3, 1, what, GAIT__BUDGET_CALL);
-    s->hook_depth--;
-    if (st != GAIT_OK) goto out;
+    if (gait__hook_pcall(b->script, 3, 1, what) != GAIT_OK) goto out;
     if (lua_type(L, -1) == LUA_TSTRING) {
         int n = gait_state_from_name(lua_tostring(L, -1));
-        if (n < 0) gait__script_error(s, "%s returned \"%s\", not a state name", what, lua_tostring(L, -1));
-        else result = (gait_state)n;
+        if (n < 0)
+            gait__script_error(b->script, "%s returned \"%s\", not a state name", what, lua_tostring(L, -1));
+        else
+            result = (gait_state)n;
     } else if (!lua_isnil(L, -1)) {
-        gait__script_error(s, "%s returned a %s; return a state name, or nil to allow", what,
+        gait__script_error(b->script, "%s returned a %s; return a state name, or nil to allow", what,
                            luaL_typename(L, -1));
     }
 out:
@@ -492,33 +451,36 @@ out:
  * runs at all. The hook runs under the instruction budget with the JIT off. */
 static int l_ch_set_gate_hook(lua_State *L) {
     CH(L);
-    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_settop(L, 2);
-    if (!lua_isnil(L, 2)) {
-        if (gait__untrusted(L, c->box->script)) gait__sandbox_wrap(L, 2);
-        if (!lua_iscfunction(L, 2)) luaJIT_setmode(L, 2, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
-    }
+    gait__check_hook_arg(L, c->box->script);
     lua_getfenv(L, 1);
     lua_getfield(L, -1, "gate_hooks");
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, c->id.index1);
     check_status(L, w, lua_isnil(L, 2) ? gait_character_set_gate_hook(w, c->id, NULL, NULL)
-                                       : gait_character_set_gate_hook(w, c->id, gate_trampoline, c->box),
+                                       : gait_character_set_gate_hook(w, c->id, gait__gate_trampoline, c->box),
                  "ch:set_gate_hook()");
     return 0;
 }
 
 void gait__clear_hooks(gait_script *s, gait_world *world) {
+    (void)s;
     int n = gait_world_max_characters(world);
     for (int i = 1; i <= n; i++) {
         gait_character_id id;
         if (gait_world_character_in_slot(world, i, &id) != GAIT_OK) continue;
-        gait_gate_hook hook = NULL;
+        gait_gate_hook gate = NULL;
+        gait_traverse_hook traverse = NULL;
+        gait_move_hook move = NULL;
         void *user = NULL;
-        if (gait_character_gate_hook(world, id, &hook, &user) == GAIT_OK && hook == gate_trampoline)
+        /* only the hooks this script set: a host's own stay */
+        if (gait_character_gate_hook(world, id, &gate, &user) == GAIT_OK && gate == gait__gate_trampoline)
             gait_character_set_gate_hook(world, id, NULL, NULL);
+        if (gait_character_traverse_hook(world, id, &traverse, &user) == GAIT_OK &&
+            traverse == gait__traverse_trampoline)
+            gait_character_set_traverse_hook(world, id, NULL, NULL);
+        if (gait_character_move_hook(world, id, &move, &user) == GAIT_OK && move == gait__move_trampoline)
+            gait_character_set_move_hook(world, id, NULL, NULL);
     }
-    gait__clear_traverse_hooks(s, world);
 }
 
 /* ch:destroy(): the character leaves the world; every userdata naming it goes stale */
@@ -729,10 +691,8 @@ int gait__open_character(lua_State *L) {
     gait__add_methods(L, GAIT__MT_WORLD, world_character_methods);
     gait__new_class(L, GAIT__MT_CHARACTER, character_methods);
     luaL_getmetatable(L, GAIT__MT_CHARACTER);
-    lua_pushcfunction(L, l_ch_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushcfunction(L, l_ch_eq);
-    lua_setfield(L, -2, "__eq");
+    gait__set_function(L, "__tostring", l_ch_tostring);
+    gait__set_function(L, "__eq", l_ch_eq);
     lua_pop(L, 1);
     int methods = lua_gettop(L);
     lua_newtable(L);

@@ -174,6 +174,16 @@ gait_status gait__script_pcall(gait_script *s, int nargs, int nresults, const ch
                                gait__budget_kind budget);
 gait_status gait__script_pcall_as(gait_script *s, int nargs, int nresults, const char *what,
                                   gait__budget_kind budget, int untrusted);
+/* A hook's call from inside the step (gate, traversal, a moving action's fn): gait__script_pcall
+ * under the instruction budget with the script's worlds locked (hook_depth) while it runs. */
+gait_status gait__hook_pcall(gait_script *s, int nargs, int nresults, const char *what);
+/* The start of a gate or traversal hook: room for `room` values on the script's stack and its
+ * world's userdata pushed. Returns that userdata's index, 0 when either fails; *top: the top
+ * before, which the hook restores. */
+int gait__hook_enter(gait__wbox *b, gait_world *world, int room, int *top);
+/* A hook function given as argument 2 (or nil, which removes the hook): checked, wrapped when
+ * the caller is untrusted, and run with the JIT off as every hook is. */
+void gait__check_hook_arg(lua_State *L, gait_script *s);
 void gait__script_error(gait_script *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -255,6 +265,18 @@ int gait__check_enum(lua_State *L, int arg, const char *const *names, int count,
 int gait__enum_at(lua_State *L, int idx, const char *const *names, int count, const char *what);
 gait_vec3 gait__check_vec3(lua_State *L, int idx, const char *what); /* {x, y, z} or {x =, ...} */
 void gait__push_vec3(lua_State *L, gait_vec3 v);
+/* t[key] = v on the table at the top of the stack (it stays there): how every binding fills the
+ * tables it returns. */
+void gait__set_number(lua_State *L, const char *key, double v);
+void gait__set_integer(lua_State *L, const char *key, lua_Integer v);
+void gait__set_bool(lua_State *L, const char *key, bool v);
+void gait__set_string(lua_State *L, const char *key, const char *v); /* NULL sets nil */
+void gait__set_vec3(lua_State *L, const char *key, gait_vec3 v);
+void gait__set_function(lua_State *L, const char *key, lua_CFunction fn);
+/* A struct's fields copied into the table at the top under their C names: a list macro
+ * `#define FIELDS(X) X(number, yaw) X(vec3, eye) ...` expanded as FIELDS(GAIT__SET_FIELD) where
+ * `from` points at the struct (kinds: number, integer, bool, string, vec3). */
+#define GAIT__SET_FIELD(kind, name) gait__set_##kind(L, #name, from->name);
 int gait__push_xyz(lua_State *L, gait_vec3 v);   /* three results */
 double gait__check_finite(lua_State *L, int arg);
 /* t[key] as a finite number, def when absent; raises naming what.key otherwise. */
@@ -265,6 +287,11 @@ void gait__push_name_list(lua_State *L, const char *const *names, int count);
 int gait__check_body_type(lua_State *L, int arg);
 /* Raises when the world steps now (the caller is inside one of its hooks). */
 void gait__check_unlocked(lua_State *L, const gait_world *w, const char *what);
+/* A method taking an options table at argument 2: the world not mid-step (gait__check_unlocked,
+ * `call` naming the method), argument 2 a table, no key in it outside keys (`what` naming the
+ * table in the error). */
+void gait__check_options(lua_State *L, const gait_world *w, const char *call,
+                         const char *const *keys, int count, const char *what);
 /* Raises when any hook of any world runs now (for calls that touch every world). */
 void gait__check_no_hook(lua_State *L, gait_script *s, const char *what);
 
@@ -290,8 +317,18 @@ void gait__uncharge_memory(gait__wbox *b, size_t bytes);
 int gait__open_character(lua_State *L);   /* pushes the gait.character module */
 void gait__push_character(lua_State *L, int world_idx, gait_character_id id);
 gait__chud *gait__check_character(lua_State *L, int idx); /* raises when stale */
-/* Clears the gate and traversal hooks this script set on the world's characters. */
+/* Clears every hook this script set on the world's characters (gate, traversal, move), leaving a
+ * host's own: when the script is destroyed. */
 void gait__clear_hooks(gait_script *s, gait_world *world);
+/* The C side of each Lua hook (gate here, move in script_motion.c, traversal in
+ * traverse_script.c): how a script knows its own hooks from a host's. */
+gait_state gait__gate_trampoline(gait_world *world, gait_character_id id, gait_state from,
+                                 gait_state proposed, void *user);
+bool gait__move_trampoline(gait_world *world, gait_character_id id, double t, gait_vec3 *velocity,
+                           void *user);
+gait_traverse_kind gait__traverse_trampoline(gait_world *world, gait_character_id id,
+                                             const gait_traverse_scan *scan,
+                                             gait_traverse_kind proposed, void *user);
 /* Adds methods to a class's method table (its metatable exists by now). */
 void gait__add_methods(lua_State *L, const char *class_name, const luaL_Reg *methods);
 /* metatable `name` with __index = a fresh methods table; leaves the methods table pushed */
@@ -322,8 +359,6 @@ void gait__motion_register(lua_State *L);
 /* A kit given (or taken) starts fresh: the character's modes and cooldowns are cleared (they
  * are a kit's state, kept in the character so snapshots carry them). */
 void gait__motion_kit_fresh(gait_world *world, gait_character_id id);
-/* The move hooks this script set on the host world's characters, removed (script destroy). */
-void gait__motion_clear_hooks(gait_script *s, gait_world *world);
 
 /* ---- script_tuning.c ---------------------------------------------------------------------- */
 int gait__open_tuning(lua_State *L);
@@ -369,8 +404,6 @@ int gait__open_traverse(lua_State *L);  /* gait.traverse; adds ch:traverse_info(
  * reason (allowed ...)" in err. */
 bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_traverse_table *out,
                                 char *err, size_t cap);
-/* The traversal hooks this script set on the world's characters (script destroy). */
-void gait__clear_traverse_hooks(gait_script *s, gait_world *world);
 
 /* ---- script_image.c ----------------------------------------------------------------------- */
 int gait__open_image(lua_State *L);

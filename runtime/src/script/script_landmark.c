@@ -100,9 +100,7 @@ static int read_positions(lua_State *L, int arg, int ptab, gait_mesh_def *d) {
 static const char *const landmark_keys[] = {"triangles", "positions", "indices", "offset", "name"};
 static int l_world_add_landmark(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
-    gait__check_unlocked(L, b->world, "w:add_landmark()");
-    luaL_checktype(L, 2, LUA_TTABLE);
-    gait__check_keys(L, 2, landmark_keys, 5, "landmark");
+    gait__check_options(L, b->world, "w:add_landmark()", landmark_keys, 5, "landmark");
     gait_mesh_def d;
     memset(&d, 0, sizeof d);
     lua_getfield(L, 2, "offset");
@@ -172,16 +170,11 @@ static int l_landmark_info(lua_State *L) {
     if (gait_collider_landmark_info(c, lm->id, &info) != GAIT_OK)
         return luaL_error(L, "landmark: %s", gait_collider_last_error(c));
     lua_createtable(L, 0, 5);
-    lua_pushinteger(L, info.triangle_count);
-    lua_setfield(L, -2, "triangle_count");
-    lua_pushinteger(L, info.skipped_count);
-    lua_setfield(L, -2, "skipped_count");
-    gait__push_vec3(L, info.bounds_min);
-    lua_setfield(L, -2, "bounds_min");
-    gait__push_vec3(L, info.bounds_max);
-    lua_setfield(L, -2, "bounds_max");
-    lua_pushnumber(L, (lua_Number)info.memory_bytes);
-    lua_setfield(L, -2, "memory_bytes");
+    gait__set_integer(L, "triangle_count", info.triangle_count);
+    gait__set_integer(L, "skipped_count", info.skipped_count);
+    gait__set_vec3(L, "bounds_min", info.bounds_min);
+    gait__set_vec3(L, "bounds_max", info.bounds_max);
+    gait__set_number(L, "memory_bytes", (lua_Number)info.memory_bytes);
     return 1;
 }
 
@@ -226,8 +219,7 @@ static gait_transform check_pose(lua_State *L, int idx, const char *what) {
 
 static void push_pose(lua_State *L, const gait_transform *t) {
     lua_createtable(L, 0, 3);
-    gait__push_vec3(L, t->position);
-    lua_setfield(L, -2, "position");
+    gait__set_vec3(L, "position", t->position);
     lua_createtable(L, 4, 0);
     for (int k = 0; k < 4; k++) {
         lua_pushnumber(L, t->rotation[k]);
@@ -235,8 +227,7 @@ static void push_pose(lua_State *L, const gait_transform *t) {
     }
     lua_setfield(L, -2, "rotation");
     /* the turn about +y (exact for a pure yaw) */
-    lua_pushnumber(L, 2 * atan2(t->rotation[1], t->rotation[3]));
-    lua_setfield(L, -2, "yaw");
+    gait__set_number(L, "yaw", 2 * atan2(t->rotation[1], t->rotation[3]));
 }
 
 /* The collider's refusal of a motion as a Lua error (every refusal is misuse: a bad number). */
@@ -266,9 +257,7 @@ static int l_world_move_landmark(lua_State *L) {
 static const char *const velocity_keys[] = {"velocity", "angular_velocity"};
 static int l_landmark_set_velocity(lua_State *L) {
     landmark_ud *lm = check_landmark(L, 1);
-    gait__check_unlocked(L, lm->box->world, "lm:set_velocity()");
-    luaL_checktype(L, 2, LUA_TTABLE);
-    gait__check_keys(L, 2, velocity_keys, 2, "lm:set_velocity");
+    gait__check_options(L, lm->box->world, "lm:set_velocity()", velocity_keys, 2, "lm:set_velocity");
     gait_vec3 v = {0, 0, 0}, w = {0, 0, 0};
     lua_getfield(L, 2, "velocity");
     if (!lua_isnil(L, -1)) v = gait__check_vec3(L, -1, "lm:set_velocity.velocity");
@@ -284,9 +273,7 @@ static int l_landmark_set_velocity(lua_State *L) {
 static const char *const path_keys[] = {"poses", "period"};
 static int l_landmark_set_path(lua_State *L) {
     landmark_ud *lm = check_landmark(L, 1);
-    gait__check_unlocked(L, lm->box->world, "lm:set_path()");
-    luaL_checktype(L, 2, LUA_TTABLE);
-    gait__check_keys(L, 2, path_keys, 2, "lm:set_path");
+    gait__check_options(L, lm->box->world, "lm:set_path()", path_keys, 2, "lm:set_path");
     lua_getfield(L, 2, "poses");
     int n = lua_istable(L, -1) ? (int)lua_objlen(L, -1) : 0;
     if (n < 2 || n > 64) return luaL_error(L, "lm:set_path: poses must be a list of 2..64 poses");
@@ -356,8 +343,7 @@ void gait__landmark_register(lua_State *L) {
     gait__new_class(L, GAIT__MT_LANDMARK, landmark_methods);
     lua_pop(L, 1);
     luaL_getmetatable(L, GAIT__MT_LANDMARK);
-    lua_pushcfunction(L, l_landmark_tostring);
-    lua_setfield(L, -2, "__tostring");
+    gait__set_function(L, "__tostring", l_landmark_tostring);
     lua_pop(L, 1);
     gait__add_methods(L, GAIT__MT_WORLD, world_methods);
 }

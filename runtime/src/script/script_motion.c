@@ -36,14 +36,22 @@ static const char *const kind_names[GAIT_MOVE_KIND_COUNT] = {"velocity", "keys",
 
 #define known_keys gait__check_keys
 
+/* Pushes t[key]: false when it is absent (nil), true when it is of `type`; raises otherwise,
+ * naming what.key and `type_name` ("a number"). The caller pops the value. */
+static bool typed_at(lua_State *L, int t, const char *key, int type, const char *type_name,
+                     const char *what) {
+    lua_getfield(L, t, key);
+    if (lua_isnil(L, -1)) return false;
+    if (lua_type(L, -1) != type)
+        luaL_error(L, "%s.%s must be %s, not a %s", what, key, type_name, luaL_typename(L, -1));
+    return true;
+}
+
 /* t[key] as a finite number within [lo, hi], or def when absent. */
 static double number_at(lua_State *L, int t, const char *key, double def, double lo, double hi,
                         const char *what) {
-    lua_getfield(L, t, key);
     double v = def;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            luaL_error(L, "%s.%s must be a number, not a %s", what, key, luaL_typename(L, -1));
+    if (typed_at(L, t, key, LUA_TNUMBER, "a number", what)) {
         v = lua_tonumber(L, -1);
         if (!(v >= lo && v <= hi)) luaL_error(L, "%s.%s = %f is not in [%g, %g]", what, key, v, lo, hi);
     }
@@ -52,13 +60,8 @@ static double number_at(lua_State *L, int t, const char *key, double def, double
 }
 
 static bool bool_at(lua_State *L, int t, const char *key, bool def, const char *what) {
-    lua_getfield(L, t, key);
     bool v = def;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TBOOLEAN)
-            luaL_error(L, "%s.%s must be a boolean, not a %s", what, key, luaL_typename(L, -1));
-        v = lua_toboolean(L, -1);
-    }
+    if (typed_at(L, t, key, LUA_TBOOLEAN, "a boolean", what)) v = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
 }
@@ -66,21 +69,14 @@ static bool bool_at(lua_State *L, int t, const char *key, bool def, const char *
 /* t[key] as a string (pushed, so it stays alive while the caller uses it) or NULL; leaves one
  * value on the stack either way. */
 static const char *string_at(lua_State *L, int t, const char *key, const char *what) {
-    lua_getfield(L, t, key);
-    if (lua_isnil(L, -1)) return NULL;
-    if (lua_type(L, -1) != LUA_TSTRING)
-        luaL_error(L, "%s.%s must be a string, not a %s", what, key, luaL_typename(L, -1));
-    return lua_tostring(L, -1);
+    return typed_at(L, t, key, LUA_TSTRING, "a string", what) ? lua_tostring(L, -1) : NULL;
 }
 
 /* An enum name at t[key] (def when absent). */
 static int name_at(lua_State *L, int t, const char *key, const char *const *names, int count,
                    int def, const char *what) {
-    lua_getfield(L, t, key);
     int v = def;
-    if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s.%s must be a string, not a %s", what, key, luaL_typename(L, -1));
+    if (typed_at(L, t, key, LUA_TSTRING, "a string", what)) {
         const char *s = lua_tostring(L, -1);
         v = -1;
         for (int i = 0; i < count; i++)
@@ -402,8 +398,8 @@ static void read_move(lua_State *L, int t, gait__chud *self, gait_move_def *d, b
 }
 
 /* The Lua function of a move hook, called by the step (gait_move_hook). */
-static bool move_hook_trampoline(gait_world *world, gait_character_id id, double t,
-                                 gait_vec3 *velocity, void *user) {
+bool gait__move_trampoline(gait_world *world, gait_character_id id, double t, gait_vec3 *velocity,
+                           void *user) {
     gait__wbox *b = (gait__wbox *)user;
     gait_script *s = b->script;
     lua_State *L = s->L;
@@ -423,10 +419,7 @@ static bool move_hook_trampoline(gait_world *world, gait_character_id id, double
     lua_pushnumber(L, t);
     /* (a fixed label: formatting one a step would cost more than the call) */
     const char *what = "a moving action's fn";
-    s->hook_depth++; /* inside the step: the world is locked, as for a gate hook */
-    gait_status st = gait__script_pcall(s, 2, 3, what, GAIT__BUDGET_CALL);
-    s->hook_depth--;
-    if (st != GAIT_OK) goto out;
+    if (gait__hook_pcall(s, 2, 3, what) != GAIT_OK) goto out; /* the world locked, as for a gate hook */
     double v[3];
     for (int i = 0; i < 3; i++) {
         if (lua_type(L, -3 + i) != LUA_TNUMBER) {
@@ -465,7 +458,7 @@ static void set_move_fn(lua_State *L, gait__chud *c, int fn_idx) {
     lua_rawseti(L, -2, c->id.index1);
     lua_pop(L, 1);
     lua_pop(L, 1);
-    gait_character_set_move_hook(c->box->world, c->id, move_hook_trampoline, c->box);
+    gait_character_set_move_hook(c->box->world, c->id, gait__move_trampoline, c->box);
 }
 
 static int start_move_from(lua_State *L, gait__chud *c, int t, const char *what) {
@@ -575,52 +568,38 @@ static int l_cooldown(lua_State *L) {
 
 /* ---- ch:motion() -------------------------------------------------------------------------------- */
 
-static void set_num(lua_State *L, const char *k, double v) {
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-static void set_bool(lua_State *L, const char *k, bool v) {
-    lua_pushboolean(L, v);
-    lua_setfield(L, -2, k);
-}
-static void set_str(lua_State *L, const char *k, const char *v) {
-    lua_pushstring(L, v);
-    lua_setfield(L, -2, k);
-}
-
 static int l_motion(lua_State *L) {
     gait__chud *c = gait__check_character(L, 1);
     gait_motion_info mi;
     gait_character_motion_info(c->box->world, c->id, &mi);
     lua_createtable(L, 0, 12);
-    set_bool(L, "requested", mi.requested);
-    set_bool(L, "playing", mi.playing);
+    gait__set_bool(L, "requested", mi.requested);
+    gait__set_bool(L, "playing", mi.playing);
     if (mi.playing || mi.requested) {
-        set_str(L, "name", mi.name);
-        set_str(L, "kind", kind_names[mi.kind]);
+        gait__set_string(L, "name", mi.name);
+        gait__set_string(L, "kind", kind_names[mi.kind]);
     }
-    set_num(L, "seconds", mi.seconds);
-    set_num(L, "seconds_left", mi.seconds_left);
-    gait__push_vec3(L, mi.velocity);
-    lua_setfield(L, -2, "velocity");
-    set_num(L, "point", mi.point + 1);
-    set_bool(L, "hanging", mi.hanging);
-    if (mi.gadget >= 0) set_num(L, "gadget", mi.gadget + 1);
+    gait__set_number(L, "seconds", mi.seconds);
+    gait__set_number(L, "seconds_left", mi.seconds_left);
+    gait__set_vec3(L, "velocity", mi.velocity);
+    gait__set_number(L, "point", mi.point + 1);
+    gait__set_bool(L, "hanging", mi.hanging);
+    if (mi.gadget >= 0) gait__set_number(L, "gadget", mi.gadget + 1);
     lua_createtable(L, mi.mode_count, 0);
     for (int i = 0; i < mi.mode_count; i++) {
         const gait_mode_def *m = &mi.modes[i];
         lua_createtable(L, 0, 10);
-        set_str(L, "state", gait_state_name(m->state));
-        set_str(L, "name", m->name);
-        set_str(L, "clip", m->clip);
-        set_num(L, "seconds_left", mi.mode_seconds_left[i]);
-        set_num(L, "speed", m->speed);
-        set_num(L, "sink", m->sink);
-        set_num(L, "start_cost", m->start_cost);
-        set_num(L, "drain_per_s", m->drain_per_s);
-        set_bool(L, "flat_cost", m->flat_cost);
-        set_bool(L, "walk_on_water", m->walk_on_water);
-        set_bool(L, "end_when_empty", m->end_when_empty);
+        gait__set_string(L, "state", gait_state_name(m->state));
+        gait__set_string(L, "name", m->name);
+        gait__set_string(L, "clip", m->clip);
+        gait__set_number(L, "seconds_left", mi.mode_seconds_left[i]);
+        gait__set_number(L, "speed", m->speed);
+        gait__set_number(L, "sink", m->sink);
+        gait__set_number(L, "start_cost", m->start_cost);
+        gait__set_number(L, "drain_per_s", m->drain_per_s);
+        gait__set_bool(L, "flat_cost", m->flat_cost);
+        gait__set_bool(L, "walk_on_water", m->walk_on_water);
+        gait__set_bool(L, "end_when_empty", m->end_when_empty);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "modes");
@@ -760,8 +739,8 @@ static int l_gadgets(lua_State *L) {
         gait_gadget_def d;
         gait_world_gadget(b->world, i, &d);
         lua_createtable(L, 0, 8);
-        set_str(L, "kind", gait_gadget_kind_name(d.kind));
-        set_str(L, "name", d.name);
+        gait__set_string(L, "kind", gait_gadget_kind_name(d.kind));
+        gait__set_string(L, "name", d.name);
         if (d.kind == GAIT_GADGET_WIND) {
             lua_createtable(L, d.point_count, 0);
             for (int k = 0; k < d.point_count; k++) {
@@ -770,12 +749,11 @@ static int l_gadgets(lua_State *L) {
             }
             lua_setfield(L, -2, "points");
         } else {
-            gait__push_vec3(L, d.position);
-            lua_setfield(L, -2, "position");
+            gait__set_vec3(L, "position", d.position);
         }
-        set_num(L, "radius", d.radius);
-        set_num(L, "height", d.height);
-        set_num(L, "speed", d.speed);
+        gait__set_number(L, "radius", d.radius);
+        gait__set_number(L, "height", d.height);
+        gait__set_number(L, "speed", d.speed);
         if (d.kind == GAIT_GADGET_GRAPPLE) {
             gait__push_buttons(L, d.button);
             lua_setfield(L, -2, "button");
@@ -786,16 +764,6 @@ static int l_gadgets(lua_State *L) {
 }
 
 /* ---- registration ------------------------------------------------------------------------------- */
-
-static void add_methods(lua_State *L, const char *mt, const luaL_Reg *fns) {
-    luaL_getmetatable(L, mt);
-    if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "__index");
-        if (lua_istable(L, -1)) luaL_register(L, NULL, fns);
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-}
 
 void gait__motion_register(lua_State *L) {
     static const luaL_Reg character[] = {
@@ -808,8 +776,8 @@ void gait__motion_register(lua_State *L) {
         {"add_gadget", l_add_gadget}, {"clear_gadgets", l_clear_gadgets}, {"gadgets", l_gadgets},
         {NULL, NULL},
     };
-    add_methods(L, GAIT__MT_CHARACTER, character);
-    add_methods(L, GAIT__MT_WORLD, world);
+    gait__add_methods(L, GAIT__MT_CHARACTER, character);
+    gait__add_methods(L, GAIT__MT_WORLD, world);
 }
 
 void gait__motion_kit_fresh(gait_world *world, gait_character_id id) {
@@ -817,16 +785,3 @@ void gait__motion_kit_fresh(gait_world *world, gait_character_id id) {
     for (int i = 0; i < GAIT_BUTTON_COUNT; i++) gait_character_set_cooldown(world, id, 1u << i, 0);
 }
 
-void gait__motion_clear_hooks(gait_script *s, gait_world *world) {
-    (void)s;
-    int n = gait_world_max_characters(world);
-    for (int i = 1; i <= n; i++) {
-        gait_character_id id;
-        if (gait_world_character_in_slot(world, i, &id) != GAIT_OK) continue;
-        gait_move_hook hook = NULL;
-        void *user = NULL;
-        /* only the hooks this script set: a host's own stays */
-        if (gait_character_move_hook(world, id, &hook, &user) == GAIT_OK && hook == move_hook_trampoline)
-            gait_character_set_move_hook(world, id, NULL, NULL);
-    }
-}

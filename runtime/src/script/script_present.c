@@ -137,18 +137,10 @@ void gait__present_apply_character(gait_script *s, gait_world *w, gait_character
 
 static gait__chud *check_live(lua_State *L) { return gait__check_character(L, 1); /* raises when stale */ }
 
-static void set_num(lua_State *L, const char *k, double v) {
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static void set_vec(lua_State *L, const char *k, gait_vec3 v) {
-    lua_createtable(L, 3, 0);
-    lua_pushnumber(L, v.x); lua_rawseti(L, -2, 1);
-    lua_pushnumber(L, v.y); lua_rawseti(L, -2, 2);
-    lua_pushnumber(L, v.z); lua_rawseti(L, -2, 3);
-    lua_setfield(L, -2, k);
-}
+/* gait_camera's fields of the view, by their C names (its settings, `def`, go apart) */
+#define VIEW_FIELDS(X)                                                                            \
+    X(number, yaw) X(number, pitch) X(number, distance) X(number, arm) X(vec3, eye)               \
+    X(vec3, pivot) X(bool, blocked)
 
 /* ch:camera() -> {yaw, pitch, distance, arm, eye, pivot, blocked, settings = {...}} */
 static int l_ch_camera(lua_State *L) {
@@ -156,19 +148,13 @@ static int l_ch_camera(lua_State *L) {
     gait_camera cam;
     gait_character_camera(c->box->world, c->id, &cam);
     lua_createtable(L, 0, 8);
-    set_num(L, "yaw", cam.yaw);
-    set_num(L, "pitch", cam.pitch);
-    set_num(L, "distance", cam.distance);
-    set_num(L, "arm", cam.arm);
-    set_vec(L, "eye", cam.eye);
-    set_vec(L, "pivot", cam.pivot);
-    lua_pushboolean(L, cam.blocked);
-    lua_setfield(L, -2, "blocked");
+    const gait_camera *from = &cam;
+    VIEW_FIELDS(GAIT__SET_FIELD)
     lua_createtable(L, 0, 10);
     for (int i = 0; i < CAMERA_COUNT; i++) {
         double v;
         memcpy(&v, (const char *)&cam.def + CAMERA_FIELDS[i].offset, sizeof v);
-        set_num(L, CAMERA_FIELDS[i].name, v);
+        gait__set_number(L, CAMERA_FIELDS[i].name, v);
     }
     lua_setfield(L, -2, "settings");
     return 1;
@@ -200,17 +186,13 @@ static int l_ch_anim(lua_State *L) {
     gait_anim_signal sig;
     gait_character_anim(c->box->world, c->id, &sig);
     lua_createtable(L, 0, 7);
-    lua_pushstring(L, gait_anim_state_name(sig.state));
-    lua_setfield(L, -2, "state");
-    lua_pushstring(L, gait_anim_state_name(sig.wanted));
-    lua_setfield(L, -2, "wanted");
-    lua_pushstring(L, sig.clip);
-    lua_setfield(L, -2, "clip");
-    set_num(L, "fade_seconds", sig.fade_seconds);
-    set_num(L, "seconds_in_state", sig.seconds_in_state);
-    lua_pushboolean(L, sig.grounded);
-    lua_setfield(L, -2, "grounded");
-    set_num(L, "switches", sig.switches);
+    gait__set_string(L, "state", gait_anim_state_name(sig.state));
+    gait__set_string(L, "wanted", gait_anim_state_name(sig.wanted));
+    gait__set_string(L, "clip", sig.clip);
+    gait__set_number(L, "fade_seconds", sig.fade_seconds);
+    gait__set_number(L, "seconds_in_state", sig.seconds_in_state);
+    gait__set_bool(L, "grounded", sig.grounded);
+    gait__set_number(L, "switches", sig.switches);
     return 1;
 }
 

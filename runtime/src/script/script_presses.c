@@ -65,9 +65,7 @@ static int l_presses_tostring(lua_State *L) {
 
 void gait__presses_register(lua_State *L) {
     luaL_newmetatable(L, GAIT__MT_PRESSES);
-    lua_pushcfunction(L, l_presses_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_presses_tostring);
-    lua_setfield(L, -2, "__tostring");
+    gait__set_function(L, "__index", l_presses_index);
+    gait__set_function(L, "__tostring", l_presses_tostring);
     lua_pop(L, 1);
 }

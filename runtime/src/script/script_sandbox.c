@@ -833,6 +833,24 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
     }
 }
 
+/* The safe copy of the library g[name] begins: the library pushed (its index in *lib), then a
+ * new table for the copy (its index returned) holding the library's `plain` functions as they
+ * are. */
+static int safe_copy_begin(lua_State *L, int g, const char *name, const char *const *plain, int *lib) {
+    lua_getfield(L, g, name);
+    *lib = lua_gettop(L);
+    lua_newtable(L);
+    copy_fields(L, *lib, lua_gettop(L), plain);
+    return lua_gettop(L);
+}
+
+/* ... and ends: the copy frozen and set as base[name], the stack back to g. */
+static void safe_copy_end(lua_State *L, int safe, int base, int g, const char *name) {
+    gait__freeze(L, safe, name);
+    lua_setfield(L, base, name);
+    lua_settop(L, g);
+}
+
 void gait__sandbox_open(lua_State *L, gait_script *s) {
     int top = lua_gettop(L);
     /* weak keys: a proxy or an environment the scripts let go of goes */
@@ -858,18 +876,14 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
                                         "type", "rawequal", "rawget", "getmetatable",
                                         "setmetatable", "_VERSION", NULL};
     copy_fields(L, g, base, plain);
-    lua_pushcfunction(L, l_next);
-    lua_setfield(L, base, "next");
-    lua_pushcfunction(L, l_pairs);
-    lua_setfield(L, base, "pairs");
-    lua_pushcfunction(L, l_ipairs);
-    lua_setfield(L, base, "ipairs");
-    lua_pushcfunction(L, l_unpack);
-    lua_setfield(L, base, "unpack");
-    lua_pushcfunction(L, l_rawset);
-    lua_setfield(L, base, "rawset");
-    lua_pushcfunction(L, l_collectgarbage);
-    lua_setfield(L, base, "collectgarbage");
+    /* the sandbox's own versions of these */
+    static const luaL_Reg own[] = {{"next", l_next},     {"pairs", l_pairs},   {"ipairs", l_ipairs},
+                                   {"unpack", l_unpack}, {"rawset", l_rawset},
+                                   {"collectgarbage", l_collectgarbage}};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        lua_pushcfunction(L, own[i].func);
+        lua_setfield(L, base, own[i].name);
+    }
     set_wrapped(L, g, base, "print", l_print);
 
     /* the prelude: pcall, xpcall, coroutine.resume / create / wrap */
@@ -905,12 +919,9 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
     /* string: a copy without dump; the work charged, the patterns counted. It is also the
      * string metatable's __index, so ("x"):rep(n) is the charged rep, and the metatable is
      * locked: a script cannot reach or change it. */
-    lua_getfield(L, g, "string");
-    int lib = lua_gettop(L);
-    lua_newtable(L);
-    int safe = lua_gettop(L);
     static const char *const string_plain[] = {"len", NULL};
-    copy_fields(L, lib, safe, string_plain);
+    int lib;
+    int safe = safe_copy_begin(L, g, "string", string_plain, &lib);
     static const char *const string_charged[] = {"byte", "char", "format", "lower", "upper",
                                                  "reverse", "sub", NULL};
     for (int i = 0; string_charged[i]; i++) set_charged(L, lib, safe, string_charged[i]);
@@ -925,24 +936,16 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    gait__freeze(L, safe, "string");
-    lua_setfield(L, base, "string");
-    lua_settop(L, g);
+    safe_copy_end(L, safe, base, g, "string");
 
     /* table */
-    lua_getfield(L, g, "table");
-    lib = lua_gettop(L);
-    lua_newtable(L);
-    safe = lua_gettop(L);
     static const char *const table_plain[] = {"maxn", "getn", NULL};
-    copy_fields(L, lib, safe, table_plain);
+    safe = safe_copy_begin(L, g, "table", table_plain, &lib);
     set_wrapped(L, lib, safe, "insert", l_table_writer);
     set_wrapped(L, lib, safe, "remove", l_table_writer);
     set_wrapped(L, lib, safe, "sort", l_table_sort);
     set_wrapped(L, lib, safe, "concat", l_table_concat);
-    gait__freeze(L, safe, "table");
-    lua_setfield(L, base, "table");
-    lua_settop(L, g);
+    safe_copy_end(L, safe, base, g, "table");
 
     /* math, bit: pure functions of numbers */
     lua_getfield(L, g, "math");
@@ -957,32 +960,20 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
     lua_pop(L, 1);
 
     /* os: the clock and the calendar only */
-    lua_getfield(L, g, "os");
-    lib = lua_gettop(L);
-    lua_newtable(L);
-    safe = lua_gettop(L);
     static const char *const os_plain[] = {"clock", "time", "difftime", NULL};
-    copy_fields(L, lib, safe, os_plain);
+    safe = safe_copy_begin(L, g, "os", os_plain, &lib);
     set_charged(L, lib, safe, "date");
-    gait__freeze(L, safe, "os");
-    lua_setfield(L, base, "os");
-    lua_settop(L, g);
+    safe_copy_end(L, safe, base, g, "os");
 
     /* coroutine */
-    lua_getfield(L, g, "coroutine");
-    lib = lua_gettop(L);
-    lua_newtable(L);
-    safe = lua_gettop(L);
     static const char *const co_plain[] = {"yield", "status", "running", NULL};
-    copy_fields(L, lib, safe, co_plain);
+    safe = safe_copy_begin(L, g, "coroutine", co_plain, &lib);
     static const char *const co_prelude[] = {"resume", "create", "wrap", NULL};
     for (int i = 0; co_prelude[i]; i++) {
         lua_getfield(L, prelude, co_prelude[i]);
         lua_setfield(L, safe, co_prelude[i]);
     }
-    gait__freeze(L, safe, "coroutine");
-    lua_setfield(L, base, "coroutine");
-    lua_settop(L, g);
+    safe_copy_end(L, safe, base, g, "coroutine");
 
     lua_pushvalue(L, base);
     lua_setfield(L, LUA_REGISTRYINDEX, REG_BASE);
@@ -990,8 +981,7 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
     lua_createtable(L, 0, 2);
     lua_pushvalue(L, base);
     lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
+    gait__set_bool(L, "__metatable", 0);
     lua_setfield(L, LUA_REGISTRYINDEX, REG_ENV_MT);
 
     /* gait's own userdata: their metatables hold the method tables every script shares */
@@ -1000,8 +990,7 @@ void gait__sandbox_open(lua_State *L, gait_script *s) {
     for (int i = 0; classes[i]; i++) {
         luaL_getmetatable(L, classes[i]);
         if (lua_istable(L, -1)) {
-            lua_pushstring(L, classes[i]);
-            lua_setfield(L, -2, "__metatable");
+            gait__set_string(L, "__metatable", classes[i]);
         }
         lua_pop(L, 1);
     }

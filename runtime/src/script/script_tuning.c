@@ -597,20 +597,7 @@ static bool opt_bool(lua_State *L, int t, const char *k) {
 static int l_locomotion_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        lua_pop(L, 1);
-        bool ok = false;
-        if (lua_type(L, -1) == LUA_TSTRING)
-            for (int i = 0; i < NEXT_KEYS && !ok; i++) ok = strcmp(lua_tostring(L, -1), next_keys[i]) == 0;
-        if (!ok) {
-            lua_pushvalue(L, -1);
-            return luaL_error(L, "next: unknown key \"%s\" (known: state, seconds, move, move_up, "
-                                 "walking, crouching, pressed, held, stamina, stamina_multiplier, "
-                                 "grounded, rising, height_above_ground, water_depth, submersion, "
-                                 "wall, wall_ahead, over_top, numbers)", lua_tostring(L, -1));
-        }
-    }
+    gait__check_keys(L, 1, next_keys, NEXT_KEYS, "next");
     gait_phase ph;
     lua_getfield(L, 1, "state");
     ph.state = lua_isnil(L, -1) ? GAIT_STATE_IDLE : (gait_state)state_arg(L, lua_gettop(L), "state");
@@ -804,8 +791,7 @@ int gait__open_stamina(lua_State *L) {
     lua_newtable(L);
     luaL_register(L, NULL, methods);
     lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, l_pool_tostring);
-    lua_setfield(L, -2, "__tostring");
+    gait__set_function(L, "__tostring", l_pool_tostring);
     lua_pop(L, 1);
     static const luaL_Reg fns[] = {{"new", l_pool_new}, {"refills_in", l_stamina_refills_in},
                                    {NULL, NULL}};
@@ -861,7 +847,6 @@ int gait__open_clock(lua_State *L) {
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     lua_newtable(L);
-    lua_pushcfunction(L, l_clock_new);
-    lua_setfield(L, -2, "new");
+    gait__set_function(L, "new", l_clock_new);
     return 1;
 }

@@ -337,9 +337,7 @@ static const char *const water_keys[] = {"min_x", "min_z", "max_x", "max_z", "su
 /* w:add_water{min_x, min_z, max_x, max_z, surface} -> region index | nil, message (full) */
 static int l_world_add_water(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
-    gait__check_unlocked(L, b->world, "w:add_water()");
-    luaL_checktype(L, 2, LUA_TTABLE);
-    gait__check_keys(L, 2, water_keys, 5, "water");
+    gait__check_options(L, b->world, "w:add_water()", water_keys, 5, "water");
     gait_water_region r;
     r.min_x = gait__field_number(L, 2, "min_x", NAN, "water");
     r.min_z = gait__field_number(L, 2, "min_z", NAN, "water");
@@ -368,14 +366,21 @@ static int l_world_clear_water(lua_State *L) {
 
 /* ---- queries ------------------------------------------------------------------------------- */
 
+/* The arguments of a query at a point of the ground plane, w:f(x, z): the world's collider, and
+ * x, z (finite; x checked first). */
+static const gait_collider *ground_query(lua_State *L, double *x, double *z) {
+    const gait_collider *c = gait_world_collider_const(gait__check_world(L, 1)->world);
+    *x = gait__check_finite(L, 2);
+    *z = gait__check_finite(L, 3);
+    return c;
+}
+
 /* w:terrain_sample(x, z) (alias w:terrain_height) -> height, nx, ny, nz | nil (no terrain) */
 static int l_world_terrain_sample(lua_State *L) {
-    gait__wbox *b = gait__check_world(L, 1);
-    double h;
+    double x, z, h;
+    const gait_collider *c = ground_query(L, &x, &z);
     gait_vec3 n;
-    if (!gait_terrain_sample(gait_world_collider(b->world), gait__check_finite(L, 2),
-                             gait__check_finite(L, 3), &h, &n))
-        return 0;
+    if (!gait_terrain_sample(c, x, z, &h, &n)) return 0;
     lua_pushnumber(L, h);
     gait__push_xyz(L, n);
     return 4;
@@ -383,11 +388,9 @@ static int l_world_terrain_sample(lua_State *L) {
 
 /* w:water_at(x, z) -> surface, depth | nil */
 static int l_world_water_at(lua_State *L) {
-    gait__wbox *b = gait__check_world(L, 1);
-    double surface, depth;
-    if (!gait_water_at(gait_world_collider(b->world), gait__check_finite(L, 2),
-                       gait__check_finite(L, 3), &surface, &depth))
-        return 0;
+    double x, z, surface, depth;
+    const gait_collider *c = ground_query(L, &x, &z);
+    if (!gait_water_at(c, x, z, &surface, &depth)) return 0;
     lua_pushnumber(L, surface);
     lua_pushnumber(L, depth);
     return 2;
@@ -401,18 +404,12 @@ static int l_world_ray_cast(lua_State *L) {
     gait_hit hit;
     if (!gait_collider_ray_cast(gait_world_collider(b->world), o, d, NULL, &hit)) return 0;
     lua_createtable(L, 0, 6);
-    lua_pushnumber(L, hit.fraction);
-    lua_setfield(L, -2, "fraction");
-    lua_pushnumber(L, hit.distance);
-    lua_setfield(L, -2, "distance");
-    gait__push_vec3(L, hit.point);
-    lua_setfield(L, -2, "point");
-    gait__push_vec3(L, hit.normal);
-    lua_setfield(L, -2, "normal");
-    lua_pushinteger(L, hit.triangle);
-    lua_setfield(L, -2, "triangle");
-    lua_pushboolean(L, hit.landmark.index1 == 0);
-    lua_setfield(L, -2, "terrain");
+    gait__set_number(L, "fraction", hit.fraction);
+    gait__set_number(L, "distance", hit.distance);
+    gait__set_vec3(L, "point", hit.point);
+    gait__set_vec3(L, "normal", hit.normal);
+    gait__set_integer(L, "triangle", hit.triangle);
+    gait__set_bool(L, "terrain", hit.landmark.index1 == 0);
     return 1;
 }
 
@@ -655,17 +652,13 @@ int gait__open_world(lua_State *L) {
 
     gait__new_class(L, GAIT__MT_WORLD, world_methods);
     luaL_getmetatable(L, GAIT__MT_WORLD);
-    lua_pushcfunction(L, l_world_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, l_world_tostring);
-    lua_setfield(L, -2, "__tostring");
+    gait__set_function(L, "__gc", l_world_gc);
+    gait__set_function(L, "__tostring", l_world_tostring);
     lua_pop(L, 1);
     int methods = lua_gettop(L);
     lua_newtable(L);
-    lua_pushcfunction(L, l_world_new);
-    lua_setfield(L, -2, "new");
-    lua_pushcfunction(L, l_world_host);
-    lua_setfield(L, -2, "host");
+    gait__set_function(L, "new", l_world_new);
+    gait__set_function(L, "host", l_world_host);
     lua_pushvalue(L, methods); /* the host's Lua may add methods (lua/boot.lua does) */
     lua_setfield(L, -2, "methods");
     lua_remove(L, methods);

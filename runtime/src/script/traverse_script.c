@@ -11,8 +11,6 @@
  * gait_traverse_choose. */
 #include "script_internal.h"
 
-#include <luajit.h>
-
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -154,43 +152,24 @@ bool gait__traversal_from_table(lua_State *L, int idx, const char *path, gait_tr
 
 /* ---- pushing results ------------------------------------------------------------------------ */
 
-static void setnum(lua_State *L, const char *k, double v) {
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-static void setbool(lua_State *L, const char *k, bool v) {
-    lua_pushboolean(L, v);
-    lua_setfield(L, -2, k);
-}
-static void setvec(lua_State *L, const char *k, gait_vec3 v) {
-    gait__push_vec3(L, v);
-    lua_setfield(L, -2, k);
+/* gait_traverse_scan's fields, by their C names */
+#define SCAN_FIELDS(X)                                                                            \
+    X(bool, ok) X(string, reason) X(bool, wall) X(bool, ledge) X(bool, room) X(bool, thick)       \
+    X(bool, back_floor) X(vec3, wall_point) X(vec3, wall_normal) X(number, wall_distance)         \
+    X(vec3, edge) X(vec3, ledge_a) X(vec3, ledge_b) X(vec3, grab) X(number, height)               \
+    X(number, depth) X(number, back_floor_height) X(number, back_floor_distance)                  \
+    X(number, sweeps) X(number, rays)
+
+static void push_scan(lua_State *L, const gait_traverse_scan *from) {
+    lua_createtable(L, 0, 24);
+    SCAN_FIELDS(GAIT__SET_FIELD)
 }
 
-static void push_scan(lua_State *L, const gait_traverse_scan *s) {
-    lua_createtable(L, 0, 24);
-    setbool(L, "ok", s->ok);
-    lua_pushstring(L, s->reason);
-    lua_setfield(L, -2, "reason");
-    setbool(L, "wall", s->wall);
-    setbool(L, "ledge", s->ledge);
-    setbool(L, "room", s->room);
-    setbool(L, "thick", s->thick);
-    setbool(L, "back_floor", s->back_floor);
-    setvec(L, "wall_point", s->wall_point);
-    setvec(L, "wall_normal", s->wall_normal);
-    setnum(L, "wall_distance", s->wall_distance);
-    setvec(L, "edge", s->edge);
-    setvec(L, "ledge_a", s->ledge_a);
-    setvec(L, "ledge_b", s->ledge_b);
-    setvec(L, "grab", s->grab);
-    setnum(L, "height", s->height);
-    setnum(L, "depth", s->depth);
-    setnum(L, "back_floor_height", s->back_floor_height);
-    setnum(L, "back_floor_distance", s->back_floor_distance);
-    setnum(L, "sweeps", s->sweeps);
-    setnum(L, "rays", s->rays);
-}
+/* gait_traverse_info's fields that go by their C names (kind, phase and scan are named apart) */
+#define INFO_FIELDS(X)                                                                            \
+    X(number, seconds) X(number, actions) X(number, corridor) X(vec3, corridor_origin)            \
+    X(vec3, corridor_dir) X(bool, latch) X(number, cooldown) X(bool, auto_crouch)                 \
+    X(bool, stand_blocked) X(bool, crouch_air)
 
 static const char *const phase_names[] = {"none", "approach", "rise", "cross", "drop", "done"};
 
@@ -202,20 +181,10 @@ static int l_ch_traverse_info(lua_State *L) {
     if (gait_character_traverse_info(c->box->world, c->id, &ti) != GAIT_OK)
         return luaL_error(L, "ch:traverse_info(): %s", gait_world_last_error(c->box->world));
     lua_createtable(L, 0, 12);
-    lua_pushstring(L, gait_traverse_kind_name(ti.kind));
-    lua_setfield(L, -2, "kind");
-    lua_pushstring(L, phase_names[(unsigned)ti.phase < 6 ? ti.phase : 0]);
-    lua_setfield(L, -2, "phase");
-    setnum(L, "seconds", ti.seconds);
-    setnum(L, "actions", ti.actions);
-    setnum(L, "corridor", ti.corridor);
-    setvec(L, "corridor_origin", ti.corridor_origin);
-    setvec(L, "corridor_dir", ti.corridor_dir);
-    setbool(L, "latch", ti.latch);
-    setnum(L, "cooldown", ti.cooldown);
-    setbool(L, "auto_crouch", ti.auto_crouch);
-    setbool(L, "stand_blocked", ti.stand_blocked);
-    setbool(L, "crouch_air", ti.crouch_air);
+    gait__set_string(L, "kind", gait_traverse_kind_name(ti.kind));
+    gait__set_string(L, "phase", phase_names[(unsigned)ti.phase < 6 ? ti.phase : 0]);
+    const gait_traverse_info *from = &ti;
+    INFO_FIELDS(GAIT__SET_FIELD)
     push_scan(L, &ti.scan);
     lua_setfield(L, -2, "scan");
     return 1;
@@ -257,16 +226,13 @@ static int l_world_traverse_scan(lua_State *L) {
 
 #define REG_TRAV_HOOKS "gait.traverse_hooks" /* light box -> {index1 -> function} */
 
-static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id id,
-                                          const gait_traverse_scan *scan,
-                                          gait_traverse_kind proposed, void *user) {
+gait_traverse_kind gait__traverse_trampoline(gait_world *world, gait_character_id id,
+                                             const gait_traverse_scan *scan,
+                                             gait_traverse_kind proposed, void *user) {
     gait__wbox *b = (gait__wbox *)user;
-    gait_script *s = b->script;
-    lua_State *L = s->L;
-    int top = lua_gettop(L);
+    lua_State *L = b->script->L;
     gait_traverse_kind result = proposed;
-    if (!lua_checkstack(L, 12)) return result;
-    int wud = gait__push_box_world(L, b, world);
+    int top, wud = gait__hook_enter(b, world, 12, &top);
     if (!wud) goto out;
     lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
     if (!lua_istable(L, -1)) goto out;
@@ -280,19 +246,16 @@ static gait_traverse_kind hook_trampoline(gait_world *world, gait_character_id i
     lua_pushstring(L, gait_traverse_kind_name(proposed));
     char what[64];
     snprintf(what, sizeof what, "traverse hook (character #%d)", (int)id.index1);
-    s->hook_depth++;
-    gait_status st = gait__script_pcall(s, 3, 1, what, GAIT__BUDGET_CALL);
-    s->hook_depth--;
-    if (st != GAIT_OK) goto out;
+    if (gait__hook_pcall(b->script, 3, 1, what) != GAIT_OK) goto out;
     if (lua_type(L, -1) == LUA_TSTRING) {
         int k = gait_traverse_kind_from_name(lua_tostring(L, -1));
-        if (k < 0) gait__script_error(s, "%s returned \"%s\", not an action (none, vault, hurdle, "
+        if (k < 0) gait__script_error(b->script, "%s returned \"%s\", not an action (none, vault, hurdle, "
                                       "mantle_low, mantle_high)", what, lua_tostring(L, -1));
         else result = (gait_traverse_kind)k;
     } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
         result = GAIT_TRAVERSE_NONE;
     } else if (!lua_isnil(L, -1)) {
-        gait__script_error(s, "%s returned a %s; return an action name, false to veto or nil to "
+        gait__script_error(b->script, "%s returned a %s; return an action name, false to veto or nil to "
                            "allow", what, luaL_typename(L, -1));
     }
 out:
@@ -304,12 +267,7 @@ out:
  * instruction budget with the JIT off, like a gate hook */
 static int l_ch_set_traverse_hook(lua_State *L) {
     gait__chud *c = gait__check_character(L, 1);
-    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_settop(L, 2);
-    if (!lua_isnil(L, 2)) {
-        if (gait__untrusted(L, c->box->script)) gait__sandbox_wrap(L, 2);
-        if (!lua_iscfunction(L, 2)) luaJIT_setmode(L, 2, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
-    }
+    gait__check_hook_arg(L, c->box->script);
     lua_getfield(L, LUA_REGISTRYINDEX, REG_TRAV_HOOKS);
     lua_pushlightuserdata(L, c->box);
     lua_rawget(L, -2);
@@ -323,21 +281,8 @@ static int l_ch_set_traverse_hook(lua_State *L) {
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, c->id.index1);
     if (lua_isnil(L, 2)) gait_character_set_traverse_hook(c->box->world, c->id, NULL, NULL);
-    else gait_character_set_traverse_hook(c->box->world, c->id, hook_trampoline, c->box);
+    else gait_character_set_traverse_hook(c->box->world, c->id, gait__traverse_trampoline, c->box);
     return 0;
-}
-
-void gait__clear_traverse_hooks(gait_script *s, gait_world *world) {
-    (void)s;
-    int n = gait_world_max_characters(world);
-    for (int i = 1; i <= n; i++) {
-        gait_character_id id;
-        if (gait_world_character_in_slot(world, i, &id) != GAIT_OK) continue;
-        gait_traverse_hook hook = NULL;
-        void *user = NULL;
-        if (gait_character_traverse_hook(world, id, &hook, &user) == GAIT_OK && hook == hook_trampoline)
-            gait_character_set_traverse_hook(world, id, NULL, NULL);
-    }
 }
 
 /* ---- gait.traverse ---------------------------------------------------------------------------- */
@@ -345,17 +290,15 @@ void gait__clear_traverse_hooks(gait_script *s, gait_world *world) {
 static void push_table(lua_State *L, const gait_traverse_table *t) {
     lua_createtable(L, 0, TABLE_COUNT + 1);
     for (int i = 0; i < TABLE_COUNT; i++)
-        setnum(L, TABLE_FIELDS[i].name, *dslot((void *)(uintptr_t)t, TABLE_FIELDS[i].offset));
+        gait__set_number(L, TABLE_FIELDS[i].name, *dslot((void *)(uintptr_t)t, TABLE_FIELDS[i].offset));
     lua_createtable(L, t->count, 0);
     for (int i = 0; i < t->count; i++) {
         const gait_traverse_action_def *a = &t->actions[i];
         lua_createtable(L, 0, 10);
-        lua_pushstring(L, gait_traverse_kind_name(a->kind));
-        lua_setfield(L, -2, "kind");
+        gait__set_string(L, "kind", gait_traverse_kind_name(a->kind));
         for (int k = 0; k < ACTION_COUNT; k++)
-            setnum(L, ACTION_FIELDS[k].name, *dslot((void *)(uintptr_t)a, ACTION_FIELDS[k].offset));
-        lua_pushstring(L, a->back_floor > 0 ? "required" : a->back_floor == 0 ? "none" : "either");
-        lua_setfield(L, -2, "back_floor");
+            gait__set_number(L, ACTION_FIELDS[k].name, *dslot((void *)(uintptr_t)a, ACTION_FIELDS[k].offset));
+        gait__set_string(L, "back_floor", a->back_floor > 0 ? "required" : a->back_floor == 0 ? "none" : "either");
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "actions");
@@ -381,10 +324,9 @@ static int l_trav_schema(lua_State *L) {
         int n = pass ? ACTION_COUNT : TABLE_COUNT;
         for (int i = 0; i < n; i++) {
             lua_createtable(L, 0, 3);
-            setnum(L, "min", fs[i].min);
-            setnum(L, "max", fs[i].max);
-            lua_pushstring(L, fs[i].unit);
-            lua_setfield(L, -2, "unit");
+            gait__set_number(L, "min", fs[i].min);
+            gait__set_number(L, "max", fs[i].max);
+            gait__set_string(L, "unit", fs[i].unit);
             if (pass) lua_pushfstring(L, "actions.%s", fs[i].name);
             else lua_pushstring(L, fs[i].name);
             lua_insert(L, -2);
