@@ -499,33 +499,35 @@ static int l_world_locomotion_measured(lua_State *L) {
     return 1;
 }
 
+/* The table at `arg` over body type t's numbers (t < 0: the provisional ones), set as them:
+ * true, or an argument error saying what is wrong. */
+static int set_locomotion_from(lua_State *L, gait_world *w, int arg, int t) {
+    gait_locomotion n = t < 0 ? *gait_world_provisional_locomotion(w)
+                              : *gait_world_locomotion(w, (gait_body_type)t);
+    char err[256];
+    if (!gait__locomotion_from_table(L, arg, &n, err, sizeof err)) return luaL_argerror(L, arg, err);
+    gait_status st = t < 0 ? gait_world_set_provisional_locomotion(w, &n)
+                           : gait_world_set_locomotion(w, (gait_body_type)t, &n);
+    if (st != GAIT_OK) return luaL_argerror(L, arg, gait_world_last_error(w));
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* w:set_locomotion(body_type, {numbers}) over the type's current numbers -> true. A number out
  * of range or numbers that disagree (a capsule shorter than twice its radius) raise. */
 static int l_world_set_locomotion(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
     gait__check_unlocked(L, b->world, "w:set_locomotion()");
-    gait_body_type t = (gait_body_type)gait__check_body_type(L, 2);
+    int t = gait__check_body_type(L, 2);
     luaL_checktype(L, 3, LUA_TTABLE);
-    gait_locomotion n = *gait_world_locomotion(b->world, t);
-    char err[256];
-    if (!gait__locomotion_from_table(L, 3, &n, err, sizeof err)) return luaL_argerror(L, 3, err);
-    if (gait_world_set_locomotion(b->world, t, &n) != GAIT_OK)
-        return luaL_argerror(L, 3, gait_world_last_error(b->world));
-    lua_pushboolean(L, 1);
-    return 1;
+    return set_locomotion_from(L, b->world, 3, t);
 }
 
 static int l_world_set_provisional_locomotion(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
     gait__check_unlocked(L, b->world, "w:set_provisional_locomotion()");
     luaL_checktype(L, 2, LUA_TTABLE);
-    gait_locomotion n = *gait_world_provisional_locomotion(b->world);
-    char err[256];
-    if (!gait__locomotion_from_table(L, 2, &n, err, sizeof err)) return luaL_argerror(L, 2, err);
-    if (gait_world_set_provisional_locomotion(b->world, &n) != GAIT_OK)
-        return luaL_argerror(L, 2, gait_world_last_error(b->world));
-    lua_pushboolean(L, 1);
-    return 1;
+    return set_locomotion_from(L, b->world, 2, -1);
 }
 
 static int l_world_clear_locomotion(lua_State *L) {
