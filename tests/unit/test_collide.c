@@ -517,6 +517,16 @@ TEST(collide_streaming_add_remove_readd) {
     CHECK_EQ_INT(cnt.allocs, cnt.frees);
 }
 
+/* m with these vertices (nv), triangle count and name, offered to the collider: its answer. */
+static gait_status add_mesh(gait_collider *c, gait_mesh_def *m, const float *pos, int nv, int nt,
+                            const char *name, gait_landmark_id *id) {
+    m->positions = pos;
+    m->vertex_count = nv;
+    m->triangle_count = nt;
+    m->name = name;
+    return gait_collider_add_landmark(c, m, id);
+}
+
 TEST(collide_landmark_bad_input) {
     counter cnt;
     gait_collider *c = make_collider(&cnt);
@@ -526,11 +536,7 @@ TEST(collide_landmark_bad_input) {
     gait_landmark_id id = {77, 77};
     /* empty */
     float one[9] = {0, 0, 0, 1, 0, 0, 0, 0, 1};
-    m.positions = one;
-    m.vertex_count = 3;
-    m.triangle_count = 0;
-    m.name = "empty";
-    CHECK(gait_collider_add_landmark(c, &m, &id) == GAIT_ERR_INVALID_ARGUMENT);
+    CHECK(add_mesh(c, &m, one, 3, 0, "empty", &id) == GAIT_ERR_INVALID_ARGUMENT);
     CHECK(strstr(gait_collider_last_error(c), "empty") != NULL);
     CHECK(id.index1 == 77);
     /* all degenerate: zero area, NaN, Inf, index out of range */
@@ -538,18 +544,11 @@ TEST(collide_landmark_bad_input) {
                      0, 0, 0, NAN, 0, 0, 0, 0, 1,
                      0, 0, 0, INFINITY, 0, 0, 0, 0, 1,
                      1, 1, 1, 1, 1, 1, 1, 1, 1};
-    m.positions = bad;
-    m.vertex_count = 12;
-    m.triangle_count = 4;
-    m.name = "junk";
-    CHECK(gait_collider_add_landmark(c, &m, &id) == GAIT_ERR_INVALID_ARGUMENT);
+    CHECK(add_mesh(c, &m, bad, 12, 4, "junk", &id) == GAIT_ERR_INVALID_ARGUMENT);
     CHECK(strstr(gait_collider_last_error(c), "no valid triangle") != NULL);
     uint32_t idx[3] = {0, 1, 99};
-    m.positions = one;
-    m.vertex_count = 3;
     m.indices = idx;
-    m.triangle_count = 1;
-    CHECK(gait_collider_add_landmark(c, &m, &id) == GAIT_ERR_INVALID_ARGUMENT);
+    CHECK(add_mesh(c, &m, one, 3, 1, "junk", &id) == GAIT_ERR_INVALID_ARGUMENT);
     CHECK_EQ_INT(gait_collider_landmark_count(c), 0);
     CHECK(cnt.live_bytes == base);
     /* NULL / negative / non-finite offset */
@@ -570,13 +569,9 @@ TEST(collide_landmark_bad_input) {
     float mix[45];
     memcpy(mix, bad, sizeof bad);
     memcpy(mix + 36, one, sizeof one);
-    m.positions = mix;
-    m.vertex_count = 15;
-    m.triangle_count = 5;
     m.offset = V(0, 0, 0);
-    m.name = "mixed";
     int logs = cnt.logs;
-    CHECK(gait_collider_add_landmark(c, &m, &id) == GAIT_OK);
+    CHECK(add_mesh(c, &m, mix, 15, 5, "mixed", &id) == GAIT_OK);
     gait_landmark_info info;
     CHECK(gait_collider_landmark_info(c, id, &info) == GAIT_OK);
     CHECK_EQ_INT(info.triangle_count, 1);

@@ -558,13 +558,27 @@ TEST(bad_defs_are_refused_with_the_field_named) {
 
 /* ---- gadgets ------------------------------------------------------------------------------------- */
 
-TEST(a_bounce_pad_launches_to_its_height) {
+/* Flat ground with the gadget (added, checked) and a body with 100 stamina at (0, 0, z) that, when
+ * `press` is a button, presses it for its first step and then lets go. */
+static gait_world *gadget_course(const gait_gadget_def *g, double z, uint32_t press,
+                                 gait_character_id *id) {
     gait_world *w = flat_world();
+    CHECK(gait_world_add_gadget(w, g, NULL) == GAIT_OK);
+    *id = bw_spawn(w, 0, 0, z, 100);
+    if (press) {
+        bw_input(w, *id, 0, 0, 0, press);
+        gait_world_step(w);
+        bw_input(w, *id, 0, 0, 0, 0);
+    }
+    return w;
+}
+
+TEST(a_bounce_pad_launches_to_its_height) {
     gait_gadget_def g = gait_default_gadget_def(GAIT_GADGET_BOUNCE);
     g.position = (gait_vec3){0, 0, 5};
     g.height = 7;
-    CHECK(gait_world_add_gadget(w, &g, NULL) == GAIT_OK);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
+    gait_character_id id;
+    gait_world *w = gadget_course(&g, 0, 0, &id);
     double top = 0;
     bool bounced = false;
     for (int k = 0; k < 200; k++) {
@@ -580,15 +594,11 @@ TEST(a_bounce_pad_launches_to_its_height) {
 }
 
 TEST(an_updraft_opens_the_glider_and_lifts_it_to_near_its_top) {
-    gait_world *w = flat_world();
     gait_gadget_def g = gait_default_gadget_def(GAIT_GADGET_UPDRAFT);
     g.position = (gait_vec3){0, 0, 0};
     g.height = 15;
-    gait_world_add_gadget(w, &g, NULL);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_JUMP);
-    gait_world_step(w);
-    bw_input(w, id, 0, 0, 0, 0);
+    gait_character_id id;
+    gait_world *w = gadget_course(&g, 0, GAIT_BUTTON_JUMP, &id);
     CHECK(steps_until(w, id, GAIT_STATE_GLIDE, 5) > 0);
     bw_steps(w, 240);
     gait_character_info ci = bw_info(w, id);
@@ -598,15 +608,11 @@ TEST(an_updraft_opens_the_glider_and_lifts_it_to_near_its_top) {
 }
 
 TEST(a_grapple_point_pulls_a_body_in_range_and_it_hangs_until_jump) {
-    gait_world *w = flat_world();
     gait_gadget_def g = gait_default_gadget_def(GAIT_GADGET_GRAPPLE);
     g.position = (gait_vec3){0, 10, 8};
     g.radius = 14;
-    gait_world_add_gadget(w, &g, NULL);
-    gait_character_id id = bw_spawn(w, 0, 0, 0, 100);
-    bw_input(w, id, 0, 0, 0, GAIT_BUTTON_DROP);
-    gait_world_step(w);
-    bw_input(w, id, 0, 0, 0, 0);
+    gait_character_id id;
+    gait_world *w = gadget_course(&g, 0, GAIT_BUTTON_DROP, &id);
     CHECK_EQ_INT(state_of(w, id), GAIT_STATE_ACTION);
     bw_steps(w, 90);
     gait_motion_info mi;
@@ -622,7 +628,6 @@ TEST(a_grapple_point_pulls_a_body_in_range_and_it_hangs_until_jump) {
 }
 
 TEST(a_wind_current_carries_a_glider_along_its_path) {
-    gait_world *w = flat_world();
     gait_gadget_def g = gait_default_gadget_def(GAIT_GADGET_WIND);
     g.point_count = 3;
     g.points[0] = (gait_vec3){0, 6, 0};
@@ -630,8 +635,8 @@ TEST(a_wind_current_carries_a_glider_along_its_path) {
     g.points[2] = (gait_vec3){20, 8, 30};
     g.radius = 3;
     g.speed = 14;
-    gait_world_add_gadget(w, &g, NULL);
-    gait_character_id id = bw_spawn(w, 0, 0, -1, 100);
+    gait_character_id id;
+    gait_world *w = gadget_course(&g, -1, 0, &id);
     gait_launch_def l = {{0, sqrt(2 * 20 * 6.0), 0}, GAIT_FRAME_BODY, false};
     gait_character_launch(w, id, &l);
     CHECK(steps_until(w, id, GAIT_STATE_FALL, 60) > 0);
