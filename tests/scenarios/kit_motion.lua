@@ -147,6 +147,16 @@ local function started(kit, build)
   return w, ch
 end
 
+-- The kit started under a slab from y0 to y1 (m): through the action (at most max frames) the head
+-- stays under it, and the action ends in `ends_in`.
+local function under_a_slab(kit, y0, y1, max, ends_in, what)
+  local w, ch = started(kit, function(w) S.box(w, -5, y0, -5, 5, y1, 5) end)
+  local top = head_top_in_action(w, ch, max)
+  expect_true(top <= y0 + 1e-9, string.format("the head stays under the slab (top %.4f m)", top))
+  expect_eq((ch:state()), ends_in, what)
+  return w, ch
+end
+
 -- A kit started by the skill button: the same at every frame rate (want_state seen within
 -- `seconds`), then, in a world made by build (or plain), a snapshot `after` frames into its
 -- action gives the same body over the `rest` frames after it.
@@ -211,10 +221,7 @@ test("updraft: its own clip plays while it rises, with the crossfade", function(
 end)
 
 test("updraft: a ceiling mid-rise stops it (a 1 cm slab too) and the glider opens under it", function()
-  local w, ch = started("updraft", function(w) S.box(w, -5, 5.0, -5, 5, 5.01, 5) end)
-  local worst = head_top_in_action(w, ch, 120)
-  expect_true(worst <= 5.0 + 1e-9, string.format("the head stays under the slab (top %.4f m)", worst))
-  expect_eq((ch:state()), "glide", "ends at the ceiling, the glider opens")
+  local w, ch = under_a_slab("updraft", 5.0, 5.01, 120, "glide", "ends at the ceiling, the glider opens")
   expect_true(clear_of(w, ch), "not inside the slab")
 end)
 
@@ -296,10 +303,7 @@ test("plunge_leap: attack during the leap plunges at once, at any height", funct
 end)
 
 test("plunge_leap: a 1 cm ceiling stops it at full speed; a leaning wall is slid along", function()
-  local w, ch = started("plunge_leap", function(w) S.box(w, -5, 3.5, -5, 5, 3.51, 5) end)
-  local worst = head_top_in_action(w, ch, 60)
-  expect_true(worst <= 3.5 + 1e-9, string.format("under the slab (head %.4f m)", worst))
-  expect_eq((ch:state()), "plunge", "the ceiling ended the leap into the plunge")
+  under_a_slab("plunge_leap", 3.5, 3.51, 60, "plunge", "the ceiling ended the leap into the plunge")
   -- a wall leaning over the body (20 deg from vertical: a wall, not a ceiling, which starts at 30):
   -- the leap slides up and away along it
   local w2 = world()
@@ -429,6 +433,16 @@ local function lake(w) -- 3 m deep from z = 12 on, surface 2 m up
   w:add_water{min_x = -80, min_z = 4, max_x = 80, max_z = 80, surface = SURFACE}
 end
 
+-- The lake's world with a water_sprint body at its shore (the origin), sprint pressed and held
+-- for one frame while running ahead (+z).
+local function sprinting_on_lake()
+  local w = world(160)
+  lake(w)
+  local ch = assert(w:spawn{kit = "water_sprint", position = {0, 0, 0}})
+  frame(w, ch, {move_y = 1, pressed = {"sprint"}, held = {"sprint"}})
+  return w, ch
+end
+
 test("water_sprint: its own costs, flat (no multiplier), and no sprint on an empty pool", function()
   local w = world()
   local ch = assert(w:spawn{kit = "water_sprint", stamina = {multiplier = 2, refill_delay = 60}})
@@ -447,10 +461,7 @@ test("water_sprint: its own costs, flat (no multiplier), and no sprint on an emp
 end)
 
 test("water_sprint: runs on the water's surface at its speed, drops in and swims when dry", function()
-  local w = world(160)
-  lake(w)
-  local ch = assert(w:spawn{kit = "water_sprint", position = {0, 0, 0}})
-  frame(w, ch, {move_y = 1, pressed = {"sprint"}, held = {"sprint"}})
+  local w, ch = sprinting_on_lake()
   local on_water, off = 0, 0
   local z_at = {}
   local ok = frames_until(w, ch, 60 * 8, {move_y = 1, held = {"sprint"}}, function(c)
@@ -496,10 +507,7 @@ test("water_sprint: walls and a low bridge over the water stop it (a 1 cm slab t
 end)
 
 test("water_sprint: letting go of sprint ends it (cancel): a run over deep water drops in", function()
-  local w = world(160)
-  lake(w)
-  local ch = assert(w:spawn{kit = "water_sprint", position = {0, 0, 0}})
-  frame(w, ch, {move_y = 1, pressed = {"sprint"}, held = {"sprint"}})
+  local w, ch = sprinting_on_lake()
   frames_until(w, ch, 200, {move_y = 1, held = {"sprint"}}, function(c)
     local _, _, z = c:position()
     return z > 16
@@ -513,10 +521,7 @@ end)
 test("water_sprint: the same at every frame rate, and a snapshot mid-sprint", function()
   same_at_every_rate("water_sprint", lake, {move_y = 1, held = {"sprint"}},
     {{sixths = 1, input = {pressed = {"sprint"}}}}, 3, "sprint")
-  local w = world(160)
-  lake(w)
-  local ch = assert(w:spawn{kit = "water_sprint", position = {0, 0, 0}})
-  frame(w, ch, {move_y = 1, pressed = {"sprint"}, held = {"sprint"}})
+  local w, ch = sprinting_on_lake()
   frames(w, ch, 60, {move_y = 1, held = {"sprint"}})
   local snap = w:snapshot()
   frames(w, ch, 40, {move_y = 1, held = {"sprint"}})
