@@ -352,7 +352,8 @@ static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
  * latched contacts. The collider's region filter (the traversal's sweeps) drops a whole triangle
  * that touches the latch box, so a large sloping one reaching out of the box would be ignored
  * where it is not the ledge; here only the contacts inside the box are, as the traversal's latch means
- * (docs/behaviour.md, "Traversal"). */
+ * (docs/behaviour.md, "Traversal"). cp holds CONTACT_CAP: the landmarks' MAX_CONTACTS, then one
+ * for each other character the capsule is across. */
 static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
     int n = q_overlap(m, cap, &m->filter, cp, MAX_CONTACTS, NULL);
     if (m->latch && n > 0) {
@@ -505,7 +506,8 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     /* the whole capsule: a wall it leans on higher up (a band over a steep slope) holds it too */
     gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
     s.radius += SUPPORT_MARGIN;
-    gait_contact_point cp[MAX_CONTACTS];
+    gait_contact_point cp[CONTACT_CAP]; /* overlap adds other characters' contacts after the
+                                           landmarks' MAX_CONTACTS */
     int n = overlap(m, &s, cp);
     steep_set steep;
     steep.count = 0;
