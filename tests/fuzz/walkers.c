@@ -1,7 +1,7 @@
 /* walkers — many bodies over whole runs on level-like geometry, counting what players notice.
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
- *                      [--show KIND] [--trace WALKER]
+ *                      [--show KIND] [--trace WALKER] [--follow WALKER]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -22,8 +22,9 @@
  * The camera's yaw is 0 (the stick's forward is +z), whatever way a walker faces. Fixed steps at 60 Hz through
  * gait_world_update, the host's path.
  *
- * --show KIND prints each event of that kind; --trace WALKER runs that walker alone (bodies do
- * not meet, so it moves as in the whole run) and prints its every step.
+ * --show KIND prints each event of that kind; --trace WALKER runs that walker alone and prints its
+ * every step (alone it moves as in the whole run only while it meets no other walker: bodies
+ * meet); --follow WALKER prints that walker's every step in the whole run.
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -34,8 +35,9 @@
  *   air_stuck       a fall, glide or plunge held 1 s without descending 5 cm (hung in the air);
  *   stuck_walker    walking the same way 1 s without moving, open walkable way ahead;
  *   traverse_overrun, drown_deep  as live.h says;
- *   riser_climb     a climb begun on foot that ended on foot 5 cm to a step above where it began:
- *                   a riser climbed as a wall (--show riser_climb prints each);
+ *   riser_climb     a climb begun on foot that ended on foot within 1 s, 5 cm to a step above the
+ *                   feet of the step before it began: a riser climbed as a wall (--show
+ *                   riser_climb prints each);
  *   barely moved    walkers whose whole path was under 10 % of a run's for the run's time. */
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +58,9 @@
 #define SPAWN_HALF 74.0      /* m: walkers start within [-SPAWN_HALF, SPAWN_HALF]^2 */
 #define CELL 1.6             /* m: the ground mesh's cell */
 #define MAX_TRIS 65536
+#define RISER_CLIMB_SECONDS 1.0 /* s: a riser's climb is short (a step, 0.3 m, at the climb
+                                   speed takes about 0.25 s); a longer climb that ends about
+                                   where it began wandered over a face */
 
 /* ---- random numbers (splitmix64), one stream per purpose ---------------------------------- */
 
@@ -265,6 +270,8 @@ static gait_world *build(uint64_t seed, bool as_mesh, int walkers) {
     return w;
 }
 
+static int follow = -1; /* --follow: the walker whose every step is printed in the whole run */
+
 /* ---- the walkers ------------------------------------------------------------------------- */
 
 typedef struct walker {
@@ -278,6 +285,7 @@ typedef struct walker {
     gait_vec3 last;
     bool climbing;              /* in a climb begun on foot ... */
     double climb_y;             /* ... from feet this high (m) */
+    int climb_steps;            /* ... for this many steps */
     bool riser;                 /* it climbed a riser as a wall */
 } walker;
 
@@ -325,7 +333,7 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         k->r = stream(seed, 1000 + (uint64_t)i);
         gait_character_def cd = gait_default_character_def();
         double x = runi(&k->r, -SPAWN_HALF, SPAWN_HALF), z = runi(&k->r, -SPAWN_HALF, SPAWN_HALF);
-        if (trace >= 0 && i != trace) continue; /* walkers never meet: one alone moves the same */
+        if (trace >= 0 && i != trace) continue; /* one alone */
         gait_hit hit;
         double y = 0;
         if (gait_collider_ray_cast(col, (gait_vec3){x, 200, z}, (gait_vec3){0, -400, 0}, NULL, &hit))
@@ -384,13 +392,17 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
              * began), where a step-up should have carried the body */
             if (info.phase.state == GAIT_STATE_CLIMB && gait_state_on_foot(info.previous_state)) {
                 k->climbing = true;
-                k->climb_y = info.position.y;
+                /* the feet on foot before the climb's first step (that step already rose) */
+                k->climb_y = k->last.y;
+                k->climb_steps = 0;
+            } else if (k->climbing && info.phase.state == GAIT_STATE_CLIMB) {
+                k->climb_steps++;
             } else if (k->climbing && info.phase.state != GAIT_STATE_CLIMB) {
                 k->climbing = false;
                 const gait_locomotion *num = gait_world_locomotion(w, info.body_type);
                 double rise = info.position.y - k->climb_y;
                 if (gait_state_on_foot(info.phase.state) && rise > 0.05 &&
-                    rise <= num->step_height + 0.05) {
+                    rise <= num->step_height + 0.05 && k->climb_steps * dt < RISER_CLIMB_SECONDS) {
                     t->riser_events++;
                     if (!k->riser) t->risers++;
                     k->riser = true;
@@ -400,7 +412,7 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
                                info.position.y, info.position.z);
                 }
             }
-            if (i == trace) /* one walker's story, step by step */
+            if (i == trace || i == follow) /* one walker's story, step by step */
                 printf("  trace %.3f s %-10s %.4f %.4f %.4f vel %.3f %.3f %.3f g%d w%d wa%d h %.3f yaw "
                        "%.3f stamina %.1f\n", (s + 1) * dt, gait_state_name(info.phase.state),
                        info.position.x, info.position.y, info.position.z, info.velocity.x,
@@ -476,9 +488,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--scene") && i + 1 < argc) scene = argv[++i];
         else if (!strcmp(argv[i], "--show") && i + 1 < argc) show = argv[++i];
         else if (!strcmp(argv[i], "--trace") && i + 1 < argc) trace = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--follow") && i + 1 < argc) follow = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
-                            "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER]\n");
+                            "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER]\n");
             return 2;
         }
     }
