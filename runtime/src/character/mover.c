@@ -47,6 +47,9 @@
                                   move's look for landmarks, NEAR_SKIN) */
 #define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
 #define SUPPORT_SAME_FACE 0.999 /* normals this alike are one face */
+#define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
+#define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
+                                  a 46 deg face, the longest steep one) */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -449,6 +452,37 @@ static bool edge_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point) 
     return is_floor(m, hit.normal);
 }
 
+/* A face too steep to stand on, touched at `point` under the bottom sphere of a body with its feet
+ * at `feet`, that is a riser within the step height: it leans back (46-89 deg, as a shelf's or a
+ * terrain-like mesh's sloped riser does) and ends no higher than a step above the feet, with
+ * walkable ground past its top. Such a face is stepped up as a vertical riser is, never a wall
+ * (docs/behaviour.md, "The body"): while the sphere rides up it the body stands on the riser (as
+ * Jolt's CharacterVirtual::WalkStairs looks a little further ahead when its step lands on a steep
+ * face). Rays down from just above the step height, at RISER_SAMPLES points uphill out to where
+ * the face would reach the step height: a face that goes on higher is met by each ray itself
+ * (steep) or lies above it (no hit); a riser's top is walkable ground no higher than the step,
+ * whether flat or rising on at a walkable slope (the first point past the edge finds it). */
+static bool riser_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point, gait_vec3 n) {
+    if (n.y <= SUPPORT_MIN_UP || is_floor(m, n) || m->step_height <= 0) return false;
+    gait_vec3 uphill = v3_neg(horizontal(n)); /* a face leaning back: its normal leans away */
+    double nh = v3_len(uphill);
+    if (nh < 1e-6) return false;
+    uphill = v3_scale(uphill, 1.0 / nh);
+    double top = feet.y + m->step_height;
+    double rise = top - point.y;           /* m the face may still rise to be a riser */
+    if (rise < 0) return false;
+    double run = rise * n.y / nh + RISER_PAST; /* m along the ground it takes (rise / tan) */
+    for (int k = 1; k <= RISER_SAMPLES; k++) {
+        gait_vec3 o = v3_mad(point, uphill, run * k / RISER_SAMPLES);
+        o.y = top + STEP_RAY_LIFT;
+        gait_hit hit;
+        if (q_ray(m, o, v3(0, -(top + STEP_RAY_LIFT - point.y), 0), &m->filter, &hit) &&
+            is_floor(m, hit.normal) && hit.point.y <= top)
+            return true;
+    }
+    return false;
+}
+
 /* ---- support: ground the first touch did not show ---------------------------------------- */
 
 /* Steep faces seen under a body: one normal a face (a tessellated face gives several alike) and
@@ -766,7 +800,8 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         ln = hit.normal;
         lwalk = is_floor(m, ln);
         gait_vec3 at = v3(p.x, ly, p.z), sn;
-        if (!lwalk && ln.y > 0.1 && hit.point.y < ly + m->radius && edge_supports(m, at, hit.point)) {
+        if (!lwalk && ln.y > 0.1 && hit.point.y < ly + m->radius &&
+            (edge_supports(m, at, hit.point) || riser_supports(m, at, hit.point, ln))) {
             lwalk = true;
             ln = UP;
         }
@@ -847,7 +882,8 @@ static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_ve
     if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) return false;
     q.y -= up * hit.fraction;
     bool walk = is_floor(m, hit.normal) ||
-                (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius && edge_supports(m, q, hit.point));
+                (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius &&
+                 (edge_supports(m, q, hit.point) || riser_supports(m, q, hit.point, hit.normal)));
     if (!walk) return false;
     *out = q;
     return true;
