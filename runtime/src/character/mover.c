@@ -441,6 +441,19 @@ static bool under_sphere(const gait_mover *m, gait_vec3 c, gait_vec3 point) {
     return is_floor(m, v3_norm(v3_sub(c, point)));
 }
 
+/* The normal a contact at `point` with the capsule at feet has when it is an edge, not the face
+ * whose normal n the collider gave: from the point to the nearest point of the capsule's axis.
+ * A point under the bottom sphere within the walkable cone keeps n. */
+static gait_vec3 edge_normal(const gait_mover *m, gait_vec3 feet, gait_vec3 point, gait_vec3 n) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    if (under_sphere(m, c, point)) return n;
+    double top = feet.y + m->height - m->radius;
+    gait_vec3 axis = v3(feet.x, point.y < c.y ? c.y : point.y > top ? top : point.y, feet.z);
+    gait_vec3 e = v3_sub(axis, point);
+    double l = v3_len(e);
+    return l > 1e-9 ? v3_scale(e, 1.0 / l) : n;
+}
+
 /* A hit on an edge or corner reports a normal tilted by the capsule's roundness even when the
  * surface past the edge is flat (a stair's tread seen from its nose). The face just beyond the
  * contact point, away from the capsule's axis, decides: a short ray down onto it. */
@@ -634,6 +647,11 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
         si->hits++;
         if (hit.start_solid) si->solid = true;
         gait_vec3 n = hit.normal;
+        /* a floor's edge reported with the face's normal (collide.h: internal edges) where it
+         * touches the capsule outside the walkable cone under its bottom sphere (beside it, on
+         * its side) holds nothing: it is the edge it is, met along the line from it to the
+         * axis, as the ground finder's cast down and the support (under_sphere) take it */
+        if (!hit_body(&hit) && is_floor(m, n)) n = edge_normal(m, feet, hit.point, n);
         if (hit_body(&hit)) {
             si->body = true; /* another character: slid along, never ground, wall or ceiling */
             if (flatten) { /* a walk slides round it level, not down into its own ground */
