@@ -120,11 +120,13 @@ gait_state gait__crouch_after(gait__crouch *c, gait_state from, gait_state propo
      * capsule only where it can stand: a jump, a dash, a climb or a swim from under a low ceiling
      * would grow the capsule into it (the push-out cannot settle 0.1-0.6 m: the fuzzer's
      * tests/replays/fuzz_crouch_to_swim_under_slab, fuzz_crouched_fall_to_climb_under_slab).
-     * Falling goes on with the crouched capsule (memory->air, gait__crouch_drop). */
+     * Falling goes on with the crouched capsule (memory->air, gait__crouch_drop); such a fall
+     * on ground lands crouched (a swim proposed in a flooded notch under a steep face held it in
+     * the air for good: tests/replays/fuzz_crouched_fall_held_in_a_terrain_notch). */
     if ((from == GAIT_STATE_CROUCH || c->air) && proposed != from && proposed != GAIT_STATE_CROUCH &&
         proposed != GAIT_STATE_FALL && low_ceiling) {
         c->stand_blocked = true;
-        return from;
+        return c->air && contact->grounded && !contact->rising ? GAIT_STATE_CROUCH : from;
     }
     if (contact->grounded || from != GAIT_STATE_CROUCH) c->hover = 0;
     if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL && low_ceiling) {
