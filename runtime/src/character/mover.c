@@ -1013,7 +1013,12 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
      * feet (the move was cast along the ground's plane): the height function alone answers */
     double cast_y = p.y;
     p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
-    if (m == m_in && p.y > cast_y + LIFT_EPS) p = lift_check(m, start, cast_y, p, ground_normal, r);
+    /* the lift is asked of the landmarks too when it reaches past what the near test covered
+     * (the step height and NEAR_SKIN): feet under the terrain's surface are lifted metres onto
+     * it, and "no landmark near the move" says nothing of the way up (the cache's answer and a
+     * fresh one, after a snapshot's restore, differ there: the fly's lift keeps the same rule) */
+    if (p.y > cast_y + LIFT_EPS && (m == m_in || p.y - cast_y > m_in->step_height + NEAR_SKIN))
+        p = lift_check(m_in, start, cast_y, p, ground_normal, r);
     *feet_io = p;
 }
 
