@@ -257,6 +257,10 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
 gait_status gait_character_set_collision(gait_world *w, gait_character_id id, bool collide,
                                          uint32_t layer, uint32_t mask) {
     GET(w, id, ch);
+    /* the crowd's picture of the step is taken at its start: a change now would reach the
+     * characters stepped after it and not those before */
+    if (w->stepping)
+        return FAIL(w, GAIT_ERR_LOCKED, "set_collision: refused while the world steps");
     ch->collide = collide;
     ch->collision_layer = layer;
     ch->collision_mask = mask;
