@@ -120,18 +120,26 @@ static world_view look(gait_world *w, const lock_probe *p) {
     return v;
 }
 
-TEST(setters_refused_inside_a_step_and_nothing_applied) {
+/* Flat ground, a box, a walker whose gate hook calls every setter, and another character. */
+static gait_world *hooked_world(lock_probe *p, gait_character_id *walker) {
+    memset(p, 0, sizeof *p);
     gait_world *w = bw_world(NULL);
+    if (!w) return NULL;
+    bw_flat(w);
+    p->box = bw_box(w, 4, 0, 4, 6, 1, 6);
+    *walker = bw_spawn(w, 0, 0, -8, 100);
+    p->other = bw_spawn(w, -8, 0, -8, 100);
+    CHECK_EQ_INT(gait_character_set_gate_hook(w, *walker, every_setter, p), GAIT_OK);
+    bw_input(w, *walker, 0, 1, 0, 0); /* the stick forward: idle -> run, and the hook runs */
+    return w;
+}
+
+TEST(setters_refused_inside_a_step_and_nothing_applied) {
+    lock_probe p;
+    gait_character_id walker;
+    gait_world *w = hooked_world(&p, &walker);
     CHECK(w != NULL);
     if (!w) return;
-    bw_flat(w);
-    lock_probe p;
-    memset(&p, 0, sizeof p);
-    p.box = bw_box(w, 4, 0, 4, 6, 1, 6);
-    gait_character_id walker = bw_spawn(w, 0, 0, -8, 100);
-    p.other = bw_spawn(w, -8, 0, -8, 100);
-    CHECK_EQ_INT(gait_character_set_gate_hook(w, walker, every_setter, &p), GAIT_OK);
-    bw_input(w, walker, 0, 1, 0, 0); /* the stick forward: idle -> run, and the hook runs */
     world_view before = look(w, &p);
     for (int k = 0; k < 10 && p.calls == 0; k++) CHECK_EQ_INT(gait_world_step(w), GAIT_OK);
     CHECK(p.calls > 0);
@@ -172,17 +180,11 @@ TEST(setters_refused_inside_a_step_and_nothing_applied) {
 
 /* The refusal says why: the collider's and the world's last errors name the call and the step. */
 TEST(refusal_message_names_the_step) {
-    gait_world *w = bw_world(NULL);
+    lock_probe p;
+    gait_character_id walker;
+    gait_world *w = hooked_world(&p, &walker);
     CHECK(w != NULL);
     if (!w) return;
-    bw_flat(w);
-    lock_probe p;
-    memset(&p, 0, sizeof p);
-    p.box = bw_box(w, 4, 0, 4, 6, 1, 6);
-    gait_character_id walker = bw_spawn(w, 0, 0, -8, 100);
-    p.other = bw_spawn(w, -8, 0, -8, 100);
-    gait_character_set_gate_hook(w, walker, every_setter, &p);
-    bw_input(w, walker, 0, 1, 0, 0);
     for (int k = 0; k < 10 && p.calls == 0; k++) gait_world_step(w);
     CHECK(p.calls > 0);
     const char *ce = gait_collider_last_error(gait_world_collider(w));
