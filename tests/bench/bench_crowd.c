@@ -232,7 +232,7 @@ static void bench_meadow(int n, int steps, int reps) {
             else if (h != hash[v]) printf("meadow: run %d of %d worker(s) ended on other bits!\n", r + 1, counts[v]);
         }
         gait_world_destroy(w);
-        printf("meadow %d characters, %d worker%s: %.3f us per character-step (median of %d; runs", n,
+        printf("meadow %d characters, contact off, %d worker%s: %.3f us per character-step (median of %d; runs", n,
                counts[v], counts[v] > 1 ? "s" : "", median(us[v], reps), reps);
         for (int r = 0; r < reps; r++) printf(" %.3f", us[v][r]);
         printf("; process CPU %.3f us)\n", median(cpu[v], reps));

@@ -151,6 +151,9 @@ gait_status gait_collider_set_landmark_path(gait_collider *collider, gait_landma
                                             const gait_transform *poses, int count, double period);
 /* Moves every moving landmark one step of dt s (0 < dt <= 1): the step before becomes its last
  * pose, this one its pose. */
+/* A world's collider is held still while the world steps: from a hook inside the step, the
+ * calls that change it (the terrain, the water, adding, removing, moving or setting a landmark
+ * moving, advance) are refused with GAIT_ERR_LOCKED and change nothing (gait_world_is_locked). */
 gait_status gait_collider_advance(gait_collider *collider, double dt);
 /* Its pose now. */
 gait_status gait_collider_landmark_transform(const gait_collider *collider, gait_landmark_id id,

@@ -287,8 +287,11 @@ gait_status gait_character_pose(const gait_world *world, gait_character_id id, g
 
 /* True while gait_world_step runs, that is inside its gate and traversal hooks. Locked then:
  * gait_world_destroy (refused and logged), gait_world_step, gait_world_update,
- * gait_world_advance_clock, gait_world_follow_cameras, gait_world_snapshot_restore, gait_character_create and
- * gait_character_destroy (GAIT_ERR_LOCKED). */
+ * gait_world_advance_clock, gait_world_follow_cameras, gait_world_snapshot_restore, gait_character_create,
+ * gait_character_destroy, gait_character_set_collision and the body types' numbers
+ * (gait_world_set_locomotion, _clear_locomotion, _set_provisional_locomotion) (GAIT_ERR_LOCKED),
+ * and every call that changes the world's collider (collide.h: terrain, water, landmarks added,
+ * removed, moved, set moving; gait_collider_advance). A refused call changes nothing. */
 bool gait_world_is_locked(const gait_world *world);
 /* gait_world_update's first half: adds frame_seconds to the clock and gives the whole steps due
  * (capped), without running them or moving the cameras; for a host that acts between steps

@@ -45,6 +45,10 @@
 #define SOLID_MARGIN 0.01      /* m beyond the face a body moved out of geometry is put */
 #define SPOT_RINGS 12          /* rings a body put in a landmark looks for a free place in ... */
 #define SPOT_SPACING 0.25      /* ... m apart */
+#define PLACE_CLEAR 0.25       /* m: no landmark this near a placement's reach, and the
+                                  terrain alone places the body (place_clear) */
+#define MOVER_PLACE_LIFT 0.05  /* m: the least a placement rises before its cast down (the
+                                  mover's PLACE_LIFT; the larger of it and the step is used) */
 #define NEAR_MOVING 0.05       /* m: a moving landmark this near the capsule may have moved into
                                   it: the move pushes out */
 #define CRUSH_DEPTH 0.01       /* m still inside a moving landmark after the push-out: crushed
@@ -108,9 +112,38 @@ void gait__body_hand_over(gait__body *b, bool grounded, gait_vec3 ground_normal,
     b->launch_speed = sqrt(vel.x * vel.x + vel.z * vel.z);
 }
 
-void gait__body_place(const gait_collider *col, gait__character *ch, const gait_locomotion *num) {
+/* Whether no landmark (static or moving, at its pose now) lies within PLACE_CLEAR of a body of
+ * these numbers put at feet: of its capsule (standing or crouched) anywhere from the terrain under
+ * it up to a step's lift and its height over the higher of the two. Every query of a placement
+ * (gait_mover_place's lift, cast down, push-out and ground snap; the contact's probe down to the
+ * terrain; the low-ceiling check; stands_free) reaches at most SUPPORT_MARGIN (3 cm) past that
+ * capsule, so when this holds each of them meets no landmark and the terrain alone decides. No
+ * terrain under the feet (a cast down of up to 1 km), or an answer the query could not give: not
+ * clear. One overlap of a capsule the placement's reach plus PLACE_CLEAR thick answers. */
+static bool place_clear(const gait_collider *col, const gait_locomotion *n, gait_vec3 feet) {
+    double h;
+    if (!gait_terrain_sample(col, feet.x, feet.z, &h, NULL) || !isfinite(h)) return false;
+    double lift = n->step_height > MOVER_PLACE_LIFT ? n->step_height : MOVER_PLACE_LIFT;
+    double top = fmax(n->capsule_height, n->crouch_height);
+    double r = n->capsule_radius + PLACE_CLEAR;
+    gait_capsule c;
+    c.a = v3(feet.x, fmin(feet.y, h) - PLACE_CLEAR + r, feet.z);
+    c.b = v3(feet.x, fmax(feet.y, h) + lift + top + PLACE_CLEAR - r, feet.z);
+    if (c.b.y < c.a.y) c.b.y = c.a.y;
+    c.radius = r;
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    gait_contact_point cp;
+    return gait_collider_capsule_overlap(col, &c, &f, &cp, 1, NULL) == 0;
+}
+
+void gait__body_place_known(const gait_collider *col, gait__character *ch,
+                            const gait_locomotion *num, bool clear) {
     gait_mover m;
     body_mover(col, ch, num, &m);
+    /* nothing near (place_clear): the same queries, skipping the landmarks they would not meet */
+    m.filter.skip_landmarks = clear;
     gait__body *b = &ch->body;
     memset(b, 0, sizeof *b);
     b->ground_normal = UP;
@@ -124,10 +157,20 @@ void gait__body_place(const gait_collider *col, gait__character *ch, const gait_
     gait__sense_contact(ch, &m, &r, false, false, GAIT__PROBE_TO_TERRAIN);
     /* put on foot where only the crouched capsule fits (under a low ceiling: a spawn, a place,
      * a drowning's return to where it last stood crouched): it crouches there, and the stand-up
-     * check keeps it crouched until there is room, as for a body that crouched by the switch */
-    if (gait_state_on_foot(ch->phase.state) && ch->phase.state != GAIT_STATE_CROUCH &&
-        gait__crouch_low_ceiling(col, ch->position, num))
-        ch->phase.state = GAIT_STATE_CROUCH;
+     * check keeps it crouched until there is room, as for a body that crouched by the switch.
+     * The terrain is a ceiling too (a steep bank over the head): clear skips the landmarks only */
+    if (gait_state_on_foot(ch->phase.state) && ch->phase.state != GAIT_STATE_CROUCH) {
+        gait_filter f;
+        memset(&f, 0, sizeof f);
+        f.skip_landmarks = clear;
+        if (!gait_crouch_room_to_stand(col, ch->position, num->capsule_radius, num->crouch_height,
+                                       num->capsule_height, &f))
+            ch->phase.state = GAIT_STATE_CROUCH;
+    }
+}
+
+void gait__body_place(const gait_collider *col, gait__character *ch, const gait_locomotion *num) {
+    gait__body_place_known(col, ch, num, place_clear(col, num, ch->position));
 }
 
 /* Whether the capsule of height h with its middle at c is inside closed geometry; *exits the
@@ -194,9 +237,18 @@ static bool out_of_solid(const gait_collider *col, gait_vec3 *feet, const gait_l
     return false;
 }
 
-bool gait__body_spot(const gait_collider *col, const gait_locomotion *n, gait_vec3 *feet) {
+bool gait__body_spot_ex(const gait_collider *col, const gait_locomotion *n, gait_vec3 *feet,
+                        bool fast, bool *clear) {
     gait_vec3 p = *feet;
+    if (clear) *clear = false;
     if (!out_of_solid(col, &p, n)) return false;
+    /* nothing near: the crouched capsule stood on the terrain meets no landmark (stands_free
+     * holds without its placement), and the body's placement may skip the landmarks */
+    if (fast && place_clear(col, n, p)) {
+        *feet = p;
+        if (clear) *clear = true;
+        return true;
+    }
     if (stands_free(col, n, p)) {
         *feet = p;
         return true;
@@ -213,6 +265,10 @@ bool gait__body_spot(const gait_collider *col, const gait_locomotion *n, gait_ve
         }
     }
     return false;
+}
+
+bool gait__body_spot(const gait_collider *col, const gait_locomotion *n, gait_vec3 *feet, bool *clear) {
+    return gait__body_spot_ex(col, n, feet, true, clear);
 }
 
 bool gait__body_can_wade(const gait_contact *c, const gait_locomotion *n) {

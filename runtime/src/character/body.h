@@ -41,6 +41,11 @@ typedef struct gait__carry {
  * where only the crouched capsule fits (a low ceiling), its state becomes crouch. */
 void gait__body_place(const gait_collider *collider, struct gait__character *ch,
                       const gait_locomotion *numbers);
+/* The same, told whether no landmark comes near (gait__body_spot's *clear for ch->position): when
+ * clear, the placement's queries skip the landmarks, which they would not meet (the same result,
+ * for the cost of the terrain alone). False: every query is asked. */
+void gait__body_place_known(const gait_collider *collider, struct gait__character *ch,
+                            const gait_locomotion *numbers, bool clear);
 
 /* One step of dt seconds: `from` was the state before the gates, ch->phase.state is the state
  * now; numbers are the body type's. Updates position, velocity, yaw, the body's memory and the
@@ -82,7 +87,12 @@ void gait__body_hand_over(gait__body *body, bool grounded, gait_vec3 ground_norm
  * that stands free is taken, 0.25 m apart above and around, up to 3 m.
  * False, *feet unchanged, when none is free. */
 bool gait__body_spot(const gait_collider *collider, const gait_locomotion *numbers,
-                     gait_vec3 *feet);
+                     gait_vec3 *feet, bool *clear);
+/* The same; fast false asks every query even where no landmark is near (the tests compare the
+ * two). *clear (may be NULL): no landmark lies near a body placed at *feet, for
+ * gait__body_place_known; the spot then costs one query, not a placement. */
+bool gait__body_spot_ex(const gait_collider *collider, const gait_locomotion *numbers,
+                        gait_vec3 *feet, bool fast, bool *clear);
 
 /* Whether a body with this contact stands where it may: dry, or water no deeper than where a
  * swim ends (wading_depth - swim_exit_margin). */

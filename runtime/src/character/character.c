@@ -111,7 +111,8 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
 
     /* inside closed geometry: out to the nearest free space, or refused */
     gait_vec3 at = def->position;
-    if (!gait__body_spot(w->collider, gait_world_locomotion(w, def->body_type), &at))
+    bool clear; /* no landmark near: the placement below skips them (one query, not two placements) */
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, def->body_type), &at, &clear))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "character: position %g %g %g is inside closed "
                     "geometry (a landmark) with no free space next to it", def->position.x,
                     def->position.y, def->position.z);
@@ -138,7 +139,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->phase.state = GAIT_STATE_IDLE;
     ch->previous_state = GAIT_STATE_IDLE;
     gait__motion_reset(&ch->motion);
-    gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
+    gait__body_place_known(w->collider, ch, gait_world_locomotion(w, ch->body_type), clear);
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
     ch->return_yaw = ch->yaw;
@@ -231,7 +232,8 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position and yaw must be finite and "
                     "within %g (m, rad)", GAIT_WORLD_LIMIT);
     gait_vec3 at = p; /* inside closed geometry: out to the nearest free space, or refused */
-    if (!gait__body_spot(w->collider, gait_world_locomotion(w, ch->body_type), &at))
+    bool clear;
+    if (!gait__body_spot(w->collider, gait_world_locomotion(w, ch->body_type), &at, &clear))
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "place: position %g %g %g is inside closed "
                     "geometry (a landmark) with no free space next to it", p.x, p.y, p.z);
     ch->position = at;
@@ -242,7 +244,7 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
     ch->action_left = 0;
     ch->action_name[0] = 0;
     gait__motion_cancel(&ch->motion);
-    gait__body_place(w->collider, ch, gait_world_locomotion(w, ch->body_type));
+    gait__body_place_known(w->collider, ch, gait_world_locomotion(w, ch->body_type), clear);
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
     ch->return_yaw = ch->yaw;
@@ -255,6 +257,10 @@ gait_status gait_character_place(gait_world *w, gait_character_id id, gait_vec3 
 gait_status gait_character_set_collision(gait_world *w, gait_character_id id, bool collide,
                                          uint32_t layer, uint32_t mask) {
     GET(w, id, ch);
+    /* the crowd's picture of the step is taken at its start: a change now would reach the
+     * characters stepped after it and not those before */
+    if (w->stepping)
+        return FAIL(w, GAIT_ERR_LOCKED, "set_collision: refused while the world steps");
     ch->collide = collide;
     ch->collision_layer = layer;
     ch->collision_mask = mask;

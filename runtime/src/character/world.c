@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collide/collide_lock.h"
 #include "core/core.h"
 #include "core/vec.h"
 #include "layouts.h"
@@ -162,6 +163,8 @@ static gait_status check_numbers(gait_world *w, const gait_locomotion *n, const 
 
 gait_status gait_world_set_provisional_locomotion(gait_world *w, const gait_locomotion *n) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) /* the characters stepped after a change would read other numbers */
+        return FAIL(w, GAIT_ERR_LOCKED, "provisional numbers: refused while the world steps");
     gait_status s = check_numbers(w, n, "provisional numbers");
     if (s == GAIT_OK) w->provisional = *n;
     return s;
@@ -169,6 +172,7 @@ gait_status gait_world_set_provisional_locomotion(gait_world *w, const gait_loco
 
 gait_status gait_world_set_locomotion(gait_world *w, gait_body_type type, const gait_locomotion *n) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "set_locomotion: refused while the world steps");
     if ((unsigned)type >= GAIT_BODY_TYPE_COUNT)
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "body type %d is not one of 0..%d", (int)type,
                     GAIT_BODY_TYPE_COUNT - 1);
@@ -181,6 +185,7 @@ gait_status gait_world_set_locomotion(gait_world *w, gait_body_type type, const 
 
 gait_status gait_world_clear_locomotion(gait_world *w, gait_body_type type) {
     if (!w) return GAIT_ERR_INVALID_ARGUMENT;
+    if (w->stepping) return FAIL(w, GAIT_ERR_LOCKED, "clear_locomotion: refused while the world steps");
     if ((unsigned)type >= GAIT_BODY_TYPE_COUNT)
         return FAIL(w, GAIT_ERR_INVALID_ARGUMENT, "body type %d is not one of 0..%d", (int)type,
                     GAIT_BODY_TYPE_COUNT - 1);
@@ -218,6 +223,8 @@ gait_status gait_world_step(gait_world *w) {
     w->step_dt = dt;
     /* the moving landmarks to this step's poses: every query of the step sees them there */
     gait_collider_advance(w->collider, dt);
+    /* held still for the rest of the step: a hook that changes the world is refused */
+    gait__collider_lock(w->collider, true);
     /* the picture every character's contact with the others is resolved against */
     gait__crowd_build(&w->crowd, w);
     for (int i = 0; i < w->capacity; i++)
@@ -232,6 +239,7 @@ gait_status gait_world_step(gait_world *w) {
     }
     gait__world_step_range(w, 0, w->capacity, dt, true, 0);
     w->steps++;
+    gait__collider_lock(w->collider, false);
     w->stepping = false;
     return GAIT_OK;
 }

@@ -2,6 +2,7 @@
  * and landmarks (validation, edge flags, coincident groups, ids; the BVH is collide_bvh.c's).
  * Queries are in collide_query.c, the per-triangle kernels in collide_geom.c. */
 #include "collide_internal.h"
+#include "collide_lock.h"
 #include "gait/file.h"
 
 #include <float.h>
@@ -30,6 +31,14 @@ static gait_status fail(gait_collider *c, gait_status st, const char *fmt, ...) 
 }
 
 static void ok(gait_collider *c) { c->err[0] = '\0'; }
+
+void gait__collider_lock(gait_collider *c, bool locked) {
+    if (c) c->locked = locked;
+}
+
+gait_status gait__collider_locked(gait_collider *c, const char *what) {
+    return fail(c, GAIT_ERR_LOCKED, "%s: refused while the world steps (called from a hook)", what);
+}
 
 gait_collider_def gait_default_collider_def(void) {
     gait_collider_def d;
@@ -171,6 +180,7 @@ static gait_status terrain_replace(gait_collider *c, int nx, int nz, double cell
 
 gait_status gait_collider_set_terrain(gait_collider *c, const gait_heightfield_def *def) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "terrain");
     if (!def) {
         gait__free(&c->hooks, c->terrain.h, c->terrain.bytes);
         memset(&c->terrain, 0, sizeof c->terrain);
@@ -196,6 +206,7 @@ gait_status gait_collider_set_terrain(gait_collider *c, const gait_heightfield_d
 gait_status gait_collider_load_heightmap(gait_collider *c, const char *png_path, double cell_size,
                                          double height_scale, gait_vec3 origin) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "heightmap");
     if (!png_path) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap: path is NULL");
     if (!(cell_size > 0) || !isfinite(cell_size))
         return fail(c, GAIT_ERR_INVALID_ARGUMENT, "heightmap %s: cell_size %g must be finite and > 0", png_path, cell_size);
@@ -339,6 +350,7 @@ unsigned gait__tri_flags(const gait__tri *tri) {
 
 gait_status gait_collider_set_sea_level(gait_collider *c, double level) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "sea level");
     if (isnan(level) || level == INFINITY)
         return fail(c, GAIT_ERR_INVALID_ARGUMENT, "sea level %g must be finite or -INFINITY", level);
     c->sea_level = level;
@@ -348,6 +360,7 @@ gait_status gait_collider_set_sea_level(gait_collider *c, double level) {
 
 gait_status gait_collider_add_water(gait_collider *c, const gait_water_region *r, int *out_index) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "water");
     if (!r) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "water region is NULL");
     if (!isfinite(r->min_x) || !isfinite(r->min_z) || !isfinite(r->max_x) || !isfinite(r->max_z) ||
         !isfinite(r->surface))
@@ -365,6 +378,7 @@ gait_status gait_collider_add_water(gait_collider *c, const gait_water_region *r
 
 gait_status gait_collider_clear_water(gait_collider *c) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "clear water");
     c->water_count = 0;
     ok(c);
     return GAIT_OK;
@@ -596,6 +610,7 @@ static void grid_unlink(gait_collider *c, int slot, gait__landmark *lm) {
 gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *def,
                                        gait_landmark_id *out_id) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "add landmark");
     if (!def) return fail(c, GAIT_ERR_INVALID_ARGUMENT, "landmark: def is NULL");
     const char *name = def->name ? def->name : "(unnamed)";
     if (!def->positions || def->vertex_count < 0 || def->triangle_count < 0)
@@ -745,6 +760,7 @@ static gait__landmark *lookup(const gait_collider *c, gait_landmark_id id) {
 
 gait_status gait_collider_remove_landmark(gait_collider *c, gait_landmark_id id) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "remove landmark");
     gait__landmark *lm = lookup(c, id);
     if (!lm) return fail(c, GAIT_ERR_STALE_ID, "remove landmark: id {%d, %u} is null, unknown or already removed", (int)id.index1, (unsigned)id.generation);
     int s = id.index1 - 1;

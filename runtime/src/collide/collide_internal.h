@@ -159,6 +159,7 @@ struct gait_collider {
     int moving_head;            /* the moving landmarks' list (through grid_next), -1 ends */
     int moving_count;
     double last_dt;             /* s of the last advance */
+    bool locked;                /* the owning world steps: every change refused (collide_lock.h) */
 };
 
 /* A point of a landmark's local frame in the world, and a world direction in its frame. */

@@ -12,6 +12,7 @@
  * is made: the host's target, its velocity integrated over the step, or its path at the step's
  * time. Doubles throughout, the same operations every time: the same bits on every run. */
 #include "collide_internal.h"
+#include "collide_lock.h"
 #include "collide_motion.h"
 
 #include <stdio.h>
@@ -179,6 +180,7 @@ static gait_status refuse(gait_collider *c, gait_status st, const char *what) {
 gait_status gait_collider_move_landmark(gait_collider *c, gait_landmark_id id,
                                         const gait_transform *to) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "move landmark");
     gait__landmark *lm = lookup(c, id);
     if (!lm) return refuse(c, GAIT_ERR_STALE_ID, "move landmark: unknown or removed id");
     gait_transform t;
@@ -198,6 +200,7 @@ gait_status gait_collider_move_landmark(gait_collider *c, gait_landmark_id id,
 gait_status gait_collider_set_landmark_velocity(gait_collider *c, gait_landmark_id id,
                                                 gait_vec3 velocity, gait_vec3 angular) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "landmark velocity");
     gait__landmark *lm = lookup(c, id);
     if (!lm) return refuse(c, GAIT_ERR_STALE_ID, "landmark velocity: unknown or removed id");
     if (!v3_finite(velocity) || !v3_finite(angular) || v3_len(velocity) > 1e4 || v3_len(angular) > 1e4)
@@ -217,6 +220,7 @@ gait_status gait_collider_set_landmark_velocity(gait_collider *c, gait_landmark_
 gait_status gait_collider_set_landmark_path(gait_collider *c, gait_landmark_id id,
                                             const gait_transform *poses, int count, double period) {
     if (!c) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "landmark path");
     gait__landmark *lm = lookup(c, id);
     if (!lm) return refuse(c, GAIT_ERR_STALE_ID, "landmark path: unknown or removed id");
     if (!poses || count < 2 || count > PATH_MAX_POSES || !(period > 0 && period <= PERIOD_MAX))
@@ -267,6 +271,7 @@ static gait_transform path_at(const gait__motion *m, double t) {
 
 gait_status gait_collider_advance(gait_collider *c, double dt) {
     if (!c || !(dt > 0 && dt <= DT_MAX)) return GAIT_ERR_INVALID_ARGUMENT;
+    if (c->locked) return gait__collider_locked(c, "advance");
     bool moved = false;
     for (int s = c->moving_head; s >= 0; s = c->slot[s]->grid_next) {
         gait__landmark *lm = c->slot[s];

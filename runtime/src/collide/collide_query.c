@@ -907,6 +907,7 @@ static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsul
     if (!v3_finite(capsule->a) || !v3_finite(capsule->b) || !(capsule->radius > 0) ||
         !isfinite(capsule->radius) || !filter_valid(filter))
         return -1;
+    if (filter && filter->skip_terrain && filter->skip_landmarks) return 0; /* asks for nothing */
     query qy;
     query_init(&qy, c, filter, Q_OVERLAP, capsule->a, capsule->b, capsule->radius, v3(0, 0, 0), brute);
     qy.out = out;
@@ -950,6 +951,7 @@ static bool sweep_run(const gait_collider *c, gait_gather *g, const gait_capsule
         !(capsule->radius > 0) || !isfinite(capsule->radius) || !v3_finite(delta) ||
         !filter_valid(filter))
         return false;
+    if (filter && filter->skip_terrain && filter->skip_landmarks) return false;
     query qy;
     query_init(&qy, c, filter, Q_SWEEP, capsule->a, capsule->b, capsule->radius, delta, brute);
     run(&qy, g);
@@ -978,6 +980,7 @@ static bool ray_run(const gait_collider *c, gait_gather *g, gait_vec3 origin, ga
                     const gait_filter *filter, gait_hit *out, int brute) {
     if (!c || !v3_finite(origin) || !v3_finite(delta) || !filter_valid(filter)) return false;
     if (v3_len2(delta) == 0) return false;
+    if (filter && filter->skip_terrain && filter->skip_landmarks) return false;
     query qy;
     query_init(&qy, c, filter, Q_RAY, origin, origin, 0, delta, brute);
     run(&qy, g);
