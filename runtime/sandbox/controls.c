@@ -357,13 +357,18 @@ bool sb_controls_load_track(sb_controls *c, const char *path, char *err, size_t 
     return true;
 }
 
-/* Whether this frame already holds what the event would set: an action, or a key or button
- * tapped this frame (its release is next frame's). */
+/* Whether this frame already holds what the event would set: an action (one panel change, one
+ * screenshot, one quit a frame), or a key, button or pad button tapped this frame (its release
+ * is next frame's). */
 static bool action_taken(const sb_controls *c, const sb_actions *act, const sb_track_event *e) {
     switch (e->kind) {
     case SB_EV_KEY_DOWN: case SB_EV_KEY_UP: case SB_EV_KEY_TAP: return c->tap_release_pending[e->code];
     case SB_EV_BUTTON_DOWN: case SB_EV_BUTTON_UP: case SB_EV_BUTTON_TAP:
         return c->tap_button_pending[e->code];
+    case SB_EV_PAD_DOWN: case SB_EV_PAD_UP: case SB_EV_PAD_TAP:
+        return e->code >= SB_PAD_TRIGGER
+                   ? c->trigger_tap[e->code - SB_PAD_TRIGGER - GLFW_GAMEPAD_AXIS_LEFT_TRIGGER]
+                   : c->pad_tap_release[e->code];
     case SB_EV_PANEL_OPEN: return act->panel_show != 0;
     case SB_EV_PANEL_SET: case SB_EV_PANEL_WRITE: return act->panel_set || act->panel_write;
     case SB_EV_SCREENSHOT: return act->screenshot;
@@ -385,10 +390,9 @@ void sb_controls_play_track(sb_controls *c, double t, sb_actions *act) {
         if (c->trigger_tap[k]) { c->pad_state.axes[GLFW_GAMEPAD_AXIS_LEFT_TRIGGER + k] = -1.0f; c->trigger_tap[k] = false; }
     while (c->track_next < c->track_count && c->track[c->track_next].time <= t) {
         const sb_track_event *e = &c->track[c->track_next];
-        /* A frame holds one of each action (a panel change, a write, a screenshot, a quit): an
-         * event whose action this frame already holds waits for the next frame, and so does
-         * every event after it (a tapped key's next event too), so a slow frame (a loaded machine, the first frames under
-         * llvmpipe) delays a track's events but never drops or reorders them. */
+        /* an event whose slot this frame holds waits for the next frame with every event after
+         * it: a slow frame (a loaded machine, llvmpipe's first frames) delays a track's events
+         * but never drops or reorders them */
         if (action_taken(c, act, e)) break;
         c->track_next++;
         switch (e->kind) {

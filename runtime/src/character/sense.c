@@ -156,10 +156,10 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
         gait_vec3 f = v3_norm(v3(q->forward.x, 0, q->forward.z));
         double reach = q->reach_min + (q->reach_max - q->reach_min) * clampd(q->speed / q->reach_speed, 0, 1);
         gait_vec3 ahead = v3_mad(feet, f, reach), side = v3(q->radius, 0, q->radius);
-        gait_vec3 lo = v3_sub(v3(fmin(feet.x, ahead.x), feet.y - q->step_height, fmin(feet.z, ahead.z)), side);
+        gait_vec3 lo = v3_sub(v3(fmin(feet.x, ahead.x), feet.y - q->step_height, fmin(feet.z, ahead.z)),
+                              v3_scale(side, 2));
         gait_vec3 hi = v3_add(v3(fmax(feet.x, ahead.x), feet.y + fmax(q->height + q->step_height, q->max_height) + 0.1,
                                  fmax(feet.z, ahead.z)), side);
-        lo = v3_sub(lo, side);
         /* ... and the box that shows there is no ledge to find (a climb up a wall whose top is
          * out of reach, most of a climb), grown for a climb's proof */
         gait_vec3 grow = v3(FREE_GROW, FREE_GROW, FREE_GROW), plo = v3_sub(llo, grow), phi = v3_add(lhi, grow);
@@ -175,7 +175,7 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
             out->free_hi = phi;
             no_ledge(out);
             ok = false;
-        } else if (gait__traverse_no_ledge(g, q)) {
+        } else if (boxed && gait__traverse_box_level_free(g, q, llo, lhi)) {
             /* no surface to stand on where the ledge could be (a climb up a tall wall, a jump
              * in open ground): the scan would fail; it is run only if it is shown */
             no_ledge(out);

@@ -29,7 +29,7 @@ typedef struct gait__senses {
     gait_traverse_query query;  /* ... with this query */
     gait_traverse_scan scan;    /* ... and found this */
     bool deferred;              /* ... or was shown to find no ledge and not run: `scan` holds
-                                   only its failure (gait__traverse_no_ledge) */
+                                   only its failure (gait__traverse_box_level_free over its ledge box) */
     bool proved_free;           /* ... and a box round its ledge box was shown to hold no
                                    ledge: free_lo..free_hi, kept in the traversal memory */
     gait_vec3 free_lo, free_hi;

@@ -25,7 +25,7 @@ typedef struct gait__traverse {
                                       holds only its failure; traverse info and the debug view
                                       run it when they show it */
     gait_vec3 free_lo, free_hi;    /* a box shown to hold no surface level enough for a ledge
-                                      (gait__traverse_no_ledge) at the collider's revision
+                                      (gait__traverse_box_level_free) at the collider's revision
                                       free_revision - 1 (0: none), for scans of this filter and
                                       ledge slope: a climb whose ledge box stays inside it has no
                                       ledge to find. A shortcut only, like scan_revision */
