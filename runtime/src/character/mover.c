@@ -513,9 +513,16 @@ static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
     s->p[s->count++] = p;
 }
 
-/* Two of these steep faces forming a notch — each leaning towards the other (a ridge's faces
- * lean apart) — whose crease rises no more steeply than a walkable slope hold a body between
- * them: *n_out the crease's normal (up, square to it). */
+/* Whether these steep faces hold a body between them, and the normal it then stands on (*n_out):
+ *   - two forming a notch, each leaning towards the other (a ridge's faces lean apart), whose
+ *     crease rises no more steeply than a walkable slope: the crease's normal (up, square to it);
+ *   - three forming a funnel, each leaning towards the others (towards the middle of the three
+ *     points), whose normals together push straight up (up lies in the cone they span: weights
+ *     a, b, c >= 0 with a n_i + b n_j + c n_k = up, by Cramer's rule): a slope running down into
+ *     a corner of two walls, a notch's crease running down into a wall. Each pair of them may be
+ *     too steep (the crease slides on), yet the three leave no way down: the body stands (up).
+ * Up in the cone of more faces lies in the cone of three of them (Caratheodory), so pairs and
+ * threes decide any set. */
 static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++) {
@@ -529,6 +536,55 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
             gait_vec3 g = v3_norm(v3_mad(UP, crease, -crease.y));
             if (is_floor(m, g)) {
                 *n_out = g;
+                return true;
+            }
+        }
+    for (int i = 0; i < s->count; i++)
+        for (int j = i + 1; j < s->count; j++)
+            for (int k = j + 1; k < s->count; k++) {
+                gait_vec3 jk = v3_cross(s->n[j], s->n[k]), ki = v3_cross(s->n[k], s->n[i]),
+                          ij = v3_cross(s->n[i], s->n[j]);
+                double det = v3_dot(s->n[i], jk);
+                if (fabs(det) < 1e-6) continue; /* no cone of three (two alike, or a plane) */
+                if (jk.y / det < 0 || ki.y / det < 0 || ij.y / det < 0) continue;
+                gait_vec3 mid = v3_scale(v3_add(v3_add(s->p[i], s->p[j]), s->p[k]), 1.0 / 3);
+                if (v3_dot(horizontal(s->n[i]), v3_sub(mid, s->p[i])) <= 0 ||
+                    v3_dot(horizontal(s->n[j]), v3_sub(mid, s->p[j])) <= 0 ||
+                    v3_dot(horizontal(s->n[k]), v3_sub(mid, s->p[k])) <= 0)
+                    continue; /* a peak's faces lean apart */
+                *n_out = UP;
+                return true;
+            }
+    return false;
+}
+
+/* The terrain around feet over a cell too steep to stand on (normal tn), read through its height
+ * function under the bottom sphere's footprint, half a radius and a radius away downhill, along
+ * the face's contour and uphill: the steep cells met are added to s (tn first, at the feet);
+ * walkable ground downhill or along the contour within SUPPORT_MARGIN of the feet's height (a
+ * cell beside it at the feet's height; walkable ground further below is slid down to, as a
+ * landmark crease's is), or uphill at most a step above them (a dip of the height function: the
+ * sphere rests on its rim), is written to *n_out and ends the look (true). */
+static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, steep_set *s,
+                           gait_vec3 *n_out) {
+    add_steep(s, tn, feet);
+    gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
+    if (v3_len2(down) < 0.5) return false;
+    gait_vec3 dirs[4] = {down, v3(-down.z, 0, down.x), v3(down.z, 0, -down.x), v3_neg(down)};
+    for (int k = 1; k <= 2; k++)
+        for (int i = 0; i < 4; i++) {
+            gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
+            double h;
+            gait_vec3 n;
+            if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
+            if (!is_floor(m, n)) {
+                add_steep(s, n, v3(q.x, h, q.z));
+                continue;
+            }
+            bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
+                              : h >= feet.y && h <= feet.y + m->step_height;
+            if (near) {
+                *n_out = n;
                 return true;
             }
         }
@@ -558,7 +614,10 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     int n = overlap(m, &s, cp);
     steep_set steep;
     steep.count = 0;
-    if (terrain_n) add_steep(&steep, *terrain_n, feet);
+    /* the steep terrain under the feet, and its steep cells around them: a notch of the height
+     * function running down into a landmark's wall is a funnel of three faces */
+    gait_vec3 unused;
+    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, &unused);
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
@@ -582,37 +641,12 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     return walk || steep_pair(m, &steep, n_out);
 }
 
-/* The same on the terrain, read through its height function: the feet over a cell too steep to
- * stand on, with walkable ground under the bottom sphere's footprint, half a radius and a radius
- * away — downhill or along the face's contour within SUPPORT_MARGIN of the feet's height (a cell
- * beside it at the feet's height; walkable ground further below is slid down to, as a landmark
- * crease's is), or uphill at most a step above them (a dip of the height function: the sphere
- * rests on its rim). */
+/* The same on the terrain: the feet over a cell too steep to stand on, with walkable ground
+ * beside (terrain_around), or in a notch or funnel of the height function's faces. */
 static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
-    gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
-    if (v3_len2(down) < 0.5) return false;
-    gait_vec3 dirs[4] = {down, v3(-down.z, 0, down.x), v3(down.z, 0, -down.x), v3_neg(down)};
     steep_set steep;
     steep.count = 0;
-    add_steep(&steep, tn, feet);
-    for (int k = 1; k <= 2; k++)
-        for (int i = 0; i < 4; i++) {
-            gait_vec3 q = v3_mad(feet, dirs[i], 0.5 * k * m->radius);
-            double h;
-            gait_vec3 n;
-            if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
-            if (!is_floor(m, n)) {
-                add_steep(&steep, n, v3(q.x, h, q.z));
-                continue;
-            }
-            bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
-                              : h >= feet.y && h <= feet.y + m->step_height;
-            if (near) {
-                *n_out = n;
-                return true;
-            }
-        }
-    /* a notch of the height function: two faces of it leaning together under the sphere */
+    if (terrain_around(m, feet, tn, &steep, n_out)) return true;
     return steep_pair(m, &steep, n_out);
 }
 
