@@ -663,11 +663,16 @@ enum {
 };
 
 /* Moves the capsule's feet by delta, sliding along what it meets (flags: SLIDE_*). ground, when
- * given, is the walkable plane the move follows. Returns the new feet. */
-static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, unsigned flags,
-                       const gait_vec3 *ground, gait__slide_info *si) {
+ * given, is the walkable plane the move follows. seed (nseed of them, may be none): planes the
+ * body already lies on that no cast meets (the terrain, read through its height function), kept
+ * with those met, so what a wall leaves of the move goes along their crease, not into them.
+ * Returns the new feet. */
+static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, unsigned flags,
+                          const gait_vec3 *ground, const gait_vec3 *seed, int nseed,
+                          gait__slide_info *si) {
     bool flatten = flags & SLIDE_FLATTEN, support = flags & SLIDE_SUPPORT;
     memset(si, 0, sizeof *si);
+    for (int k = 0; k < nseed && si->np < MAX_PLANES; k++) si->planes[si->np++] = seed[k];
     gait_vec3 want = delta;
     gait_vec3 g = ground ? *ground : UP;
     for (int it = 0; it < SLIDE_ITERS; it++) {
@@ -734,6 +739,11 @@ static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, uns
         if (v3_dot(delta, want) <= 0) break;
     }
     return feet;
+}
+
+static gait_vec3 slide(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, unsigned flags,
+                       const gait_vec3 *ground, gait__slide_info *si) {
+    return slide_on(m, feet, delta, flags, ground, NULL, 0, si);
 }
 
 /* ---- push-out ---------------------------------------------------------------------------- */
@@ -1063,8 +1073,22 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     result_clear(r);
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
+    /* resting on terrain too steep to stand on, the body slides down it: the face (and, as the
+     * terrain branch below clips the velocity, never up it) is a plane the slide keeps, so a wall
+     * met on the way down sends the body along the crease they make. Without it the wall alone
+     * turned the move under the terrain's surface, and the lift back out met the wall (leaning
+     * over the face) and was refused: the body hung in the crease. */
+    gait_vec3 seed[1];
+    int nseed = 0;
+    double hs;
+    gait_vec3 tns;
+    if (terrain_at(m, feet_io->x, feet_io->z, &hs, &tns) && feet_io->y <= hs + SUPPORT_MARGIN &&
+        !is_floor(m, tns) && tns.y > 0) {
+        seed[nseed++] = tns;
+    }
     gait__slide_info si;
-    gait_vec3 p = slide(m, *feet_io, delta, rise | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL, &si);
+    gait_vec3 p = slide_on(m, *feet_io, delta, rise | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL,
+                           seed, nseed, &si);
     r->touched = si.solid;
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
     gait_vec3 sn, tn;
