@@ -1073,27 +1073,37 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     result_clear(r);
     gait_mover tmp;
     const gait_mover *m = mover_for_move(m_in, &tmp, near, *feet_io, delta, NEAR_SKIN);
-    /* resting on terrain too steep to stand on, the body slides down it: the face (and, as the
-     * terrain branch below clips the velocity, never up it) is a plane the slide keeps, so a wall
-     * met on the way down sends the body along the crease they make. Without it the wall alone
-     * turned the move under the terrain's surface, and the lift back out met the wall (leaning
-     * over the face) and was refused: the body hung in the crease. */
+    /* resting on terrain too steep to stand on, the body slides down it: the face is a plane the
+     * slide keeps, so a wall met on the way down sends the body along the crease they make.
+     * Without it the wall alone turned the move under the terrain's surface, and the lift back
+     * out met the wall (leaning over the face) and was refused: the body hung in the crease. */
     gait_vec3 seed[1];
     int nseed = 0;
     double hs;
     gait_vec3 tns;
-    if (terrain_at(m, feet_io->x, feet_io->z, &hs, &tns) && feet_io->y <= hs + SUPPORT_MARGIN &&
-        !is_floor(m, tns) && tns.y > 0) {
+    bool start_t = terrain_at(m, feet_io->x, feet_io->z, &hs, &tns);
+    if (start_t && feet_io->y <= hs + SUPPORT_MARGIN && !is_floor(m, tns) && tns.y > 0)
         seed[nseed++] = tns;
-    }
+    unsigned flags = rise | (vel.y <= 0 ? SLIDE_SUPPORT : 0u);
     gait__slide_info si;
-    gait_vec3 p = slide_on(m, *feet_io, delta, rise | (vel.y <= 0 ? SLIDE_SUPPORT : 0u), NULL,
-                           seed, nseed, &si);
-    r->touched = si.solid;
+    gait_vec3 p = slide_on(m, *feet_io, delta, flags, NULL, seed, nseed, &si);
     gait_vec3 v = clip_planes(vel, si.planes, si.np);
     gait_vec3 sn, tn;
     double h;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    /* The heightfield's side: a body beyond its edge with its whole capsule below its surface
+     * there (fallen off the world's edge, the head under the ground it would enter) is kept out,
+     * as a wall keeps it, and goes on falling where it is. Lifted onto the surface instead, it
+     * rose tens of metres in a step, and the push-out from what it then met sent it metres more
+     * (found by the liveness fuzzer: a fall or glide in the void beyond the edge thrown up and
+     * back again and again). A body less deep (one that slipped off the edge) is lifted onto it
+     * as before. */
+    if (!start_t && has_t && h - p.y > m->height) {
+        p = slide(m, *feet_io, v3(0, delta.y, 0), flags, NULL, &si);
+        v = clip_planes(v3(0, vel.y, 0), si.planes, si.np);
+        has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    }
+    r->touched = si.solid;
     /* the terrain just under the feet, too steep: one more face a trough may be made of */
     const gait_vec3 *tsteep = has_t && p.y <= h + SUPPORT_MARGIN && !is_floor(m, tn) ? &tn : NULL;
     if (vel.y <= 0 && (si.floor || ((si.steep || (si.wall && si.hits > 0) || (tsteep && si.hits > 0)) &&
