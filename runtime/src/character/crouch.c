@@ -80,9 +80,10 @@ bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low
                          bool opening, double stand_seconds, double dt) {
     c->stand_blocked = false;
     if (c->air) {
-        /* a fall begun crouched under a low ceiling: it grows to standing where there is room,
-         * else it lands crouched (the stand-up check takes over on foot) */
-        if (!gait_state_airborne(s) || !low_ceiling) c->air = false;
+        /* a fall begun crouched, under a low ceiling or with the switch still on: it grows to
+         * standing where there is room and the switch is off, else it lands crouched (the
+         * stand-up check takes over on foot) */
+        if (!gait_state_airborne(s) || !(low_ceiling || crouching)) c->air = false;
         else crouching = true;
     }
     if (!gait_state_on_foot(s)) {
@@ -113,7 +114,7 @@ bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low
 }
 
 gait_state gait__crouch_after(gait__crouch *c, gait_state from, gait_state proposed,
-                              const gait_contact *contact, bool low_ceiling,
+                              const gait_contact *contact, bool low_ceiling, bool crouching,
                               const gait_locomotion *n, bool *drop) {
     *drop = false;
     /* a crouched body (in the crouch, or falling with the crouched capsule) leaves its short
@@ -140,6 +141,12 @@ gait_state gait__crouch_after(gait__crouch *c, gait_state from, gait_state propo
         }
         *drop = true;
     }
+    /* A fall from the crouch with the switch still on keeps the crouched capsule (it lands
+     * crouched: the switch is on). Grown to standing in the air, the fall and the crouch it lands
+     * in asked for support with different capsules: the standing one leaning on a wall 1.5 m up
+     * over a steep slope was held there and landed, the crouched one a step later touched only
+     * the slope and fell again, crouch <-> fall every step (the liveness fuzzer's flicker). */
+    if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL && crouching) c->air = true;
     return proposed;
 }
 
@@ -149,8 +156,9 @@ void gait__crouch_drop(gait__crouch *c, const gait_collider *col, gait_vec3 *fee
                        const gait_locomotion *n) {
     double r = n->capsule_radius, ch_h = n->crouch_height, h = n->capsule_height;
     gait_vec3 p = *feet;
+    bool held = c->air; /* the switch on (gait__crouch_after): crouched in the air wherever it is */
     if (!gait__crouch_low_ceiling(col, p, n)) {
-        c->air = false;
+        c->air = held;
         return;
     }
     for (int k = 1; k <= DROP_STEPS; k++) {
@@ -168,7 +176,7 @@ void gait__crouch_drop(gait__crouch *c, const gait_collider *col, gait_vec3 *fee
         }
         break;
     }
-    c->air = gait__crouch_low_ceiling(col, *feet, n);
+    c->air = held || gait__crouch_low_ceiling(col, *feet, n);
 }
 
 double gait__crouch_capsule_height(const gait__crouch *c, gait_state s, const gait_locomotion *n) {

@@ -15,8 +15,9 @@ typedef struct gait__crouch {
     int hover;                     /* steps a crouched body has read "not grounded" with ground
                                       within a step below (a flicker at an edge is held, a drop is
                                       not) */
-    bool air;                      /* fell from a crouch with no room to stand: the body keeps the
-                                      crouched capsule in the air until there is room, and lands
+    bool air;                      /* fell from a crouch with no room to stand, or with the
+                                      switch on: the body keeps the crouched capsule in the air
+                                      until there is room and the switch is off, and lands
                                       crouched */
 } gait__crouch;
 
@@ -46,18 +47,20 @@ bool gait__crouch_before(gait__crouch *memory, gait_state state, bool crouching,
                          bool opening, double stand_seconds, double dt);
 
 /* After the locomotion gates proposed `proposed` from `from`: a crouched body leaves its short
- * capsule only where it can stand. Returns the state to take; *drop is set when the ground
- * dropped away under a crouched body beneath a low ceiling (the move stage then starts the fall
- * where it can stand: gait__crouch_drop). Updates *memory. */
+ * capsule only where it can stand. `crouching` is the crouch the gates saw (gait__crouch_before's
+ * answer). Returns the state to take; *drop is set when the ground dropped away under a crouched
+ * body beneath a low ceiling (the move stage then starts the fall where it can stand:
+ * gait__crouch_drop); with the switch on the fall keeps the crouched capsule (memory->air).
+ * Updates *memory. */
 gait_state gait__crouch_after(gait__crouch *memory, gait_state from, gait_state proposed,
-                              const gait_contact *contact, bool low_ceiling,
+                              const gait_contact *contact, bool low_ceiling, bool crouching,
                               const gait_locomotion *numbers, bool *drop);
 
 /* ---- moves -------------------------------------------------------------------------------- */
 
 /* The first part of a fall from a crouch under a low ceiling, taken crouched and straight down
  * to the first height where the standing capsule fits (up to DROP_STEPS x DROP_STEP); then
- * whether the fall keeps the crouched capsule (memory->air). */
+ * whether the fall keeps the crouched capsule (memory->air: no room there, or the switch on). */
 void gait__crouch_drop(gait__crouch *memory, const gait_collider *collider, gait_vec3 *feet,
                        const gait_locomotion *numbers);
 

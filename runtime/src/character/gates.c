@@ -92,8 +92,8 @@ void gait__gates_decide(const gait__gates_in *in, gait__gates_out *out) {
             over = c->grounded ? GAIT_STATE_IDLE : GAIT_STATE_FALL;
         out->fallback = over;
     } else {
-        gait_state s = gait__crouch_after(&out->crouch, from, out->proposed, c, sn->low_ceiling, n,
-                                          &out->drop);
+        gait_state s = gait__crouch_after(&out->crouch, from, out->proposed, c, sn->low_ceiling,
+                                          out->input.crouching, n, &out->drop);
         out->fallback = s;
         if (s != out->proposed) { /* the crouch held the body */
             out->next = s;
