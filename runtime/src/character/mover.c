@@ -621,7 +621,10 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
-        if (is_ceiling(nn)) continue;
+        /* another character is never ground (as in a slide), nor one face of a notch: leaning on
+         * one held a body on steep terrain in the fall while the walk, stepped after the other
+         * moved, read no ground (idle <-> fall) */
+        if (is_ceiling(nn) || cp[i].triangle == BODY_TRIANGLE) continue;
         /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
          * (collide.h: internal edges) beside the sphere holds nothing */
         if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
