@@ -724,11 +724,20 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
                     si->steep_n = n;
                 }
             }
+            /* a face too steep to stand on cannot touch the bottom sphere within the walkable
+             * cone (it touches where its own normal points from the centre): a hit there is an
+             * edge or a corner, one with no walkable face past it (a ridge where a steep face
+             * meets a wall, a fin's top). An airborne body slides off it along the edge's own
+             * normal, point to centre; the face's normal (and its vertical twin) held the sphere
+             * balanced on the ridge, nothing down left and nothing holding it */
+            gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+            bool ridge = !flatten && !edge_floor && n.y > 0 && under_sphere(m, c, hit.point);
+            if (ridge) n = v3_norm(v3_sub(c, hit.point));
             gait_vec3 f = v3_norm(horizontal(n));
             if (flatten && v3_len2(f) > 0.5) {
                 n = f;
-            } else if ((flags & SLIDE_NO_RISE) && !edge_floor && n.y > 0 && v3_len2(f) > 0.5 &&
-                       si->np < MAX_PLANES) {
+            } else if ((flags & SLIDE_NO_RISE) && !edge_floor && !ridge && n.y > 0 &&
+                       v3_len2(f) > 0.5 && si->np < MAX_PLANES) {
                 si->planes[si->np++] = f;
             }
         }
