@@ -56,7 +56,6 @@ typedef struct gait_anim_signal {
 
 typedef struct gait_anim {
     gait_anim_def def;
-    char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX]; /* "" = not mapped */
     bool model_lacks[GAIT_ANIM_STATE_COUNT];               /* the host said the model lacks it */
     gait_anim_state playing, wanted;
     bool has_played;
@@ -70,6 +69,12 @@ typedef struct gait_anim {
     double land_left;                  /* s of the land state left */
     double fade;
     uint32_t switches;
+    /* The clip map. While default_clips holds, it is gait_default_anim_clip's names and `clips`
+     * is neither read nor kept (a character starts so: its create copies none of the map); the
+     * first gait_anim_set_clip copies the defaults in and clears it. Read the map through
+     * gait_anim_clip. Last in the struct, so the part a step uses stays together. */
+    bool default_clips;
+    char clips[GAIT_ANIM_STATE_COUNT][GAIT_CLIP_NAME_MAX]; /* "" = not mapped */
 } gait_anim;
 
 gait_anim_def gait_default_anim_def(void);
@@ -81,8 +86,12 @@ const gait_schema *gait_anim_schema(void);
 const char *gait_default_anim_clip(gait_anim_state state);
 /* Starts with an empty clip map (a body with no model: nothing is switched into). */
 gait_status gait_anim_init(gait_anim *anim, const gait_anim_def *def);
-/* Maps every state to gait_default_anim_clip's name. */
+/* Maps every state to gait_default_anim_clip's name (the shared map: nothing is copied until a
+ * state is renamed). */
 gait_status gait_anim_set_default_clips(gait_anim *anim);
+/* The clip name a state maps to ("" = not mapped); NULL when anim is NULL or the state out of
+ * range. */
+const char *gait_anim_clip(const gait_anim *anim, gait_anim_state state);
 gait_status gait_anim_set_def(gait_anim *anim, const gait_anim_def *def);
 /* Map a state to a clip name (NULL or "" removes it). Names longer than 47 bytes are refused. */
 gait_status gait_anim_set_clip(gait_anim *anim, gait_anim_state state, const char *clip);

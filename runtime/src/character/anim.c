@@ -49,11 +49,20 @@ const char *gait_default_anim_clip(gait_anim_state s) {
     return (unsigned)s < GAIT_ANIM_STATE_COUNT ? default_clips[s] : NULL;
 }
 
+/* The shared map: a crowd's characters copy none of it (a clip map is 1 KB, most of the record
+ * a create would otherwise write); `clips` is zeroed so a copy of the struct holds no stale
+ * names. A character's record skips that zeroing: its snapshot writes the map as zeros while it
+ * is the default (snapshot.c). */
 gait_status gait_anim_set_default_clips(gait_anim *a) {
     if (!a) return GAIT_ERR_INVALID_ARGUMENT;
-    for (int s = 0; s < GAIT_ANIM_STATE_COUNT; s++)
-        gait_anim_set_clip(a, (gait_anim_state)s, default_clips[s]);
+    memset(a->clips, 0, sizeof a->clips);
+    a->default_clips = true;
     return GAIT_OK;
+}
+
+const char *gait_anim_clip(const gait_anim *a, gait_anim_state s) {
+    if (!a || (unsigned)s >= GAIT_ANIM_STATE_COUNT) return NULL;
+    return a->default_clips ? default_clips[s] : a->clips[s];
 }
 
 static bool def_valid(const gait_anim_def *d) {
@@ -77,6 +86,12 @@ gait_status gait_anim_set_clip(gait_anim *a, gait_anim_state s, const char *clip
     if (!a || (unsigned)s >= GAIT_ANIM_STATE_COUNT) return GAIT_ERR_INVALID_ARGUMENT;
     size_t n = clip ? strlen(clip) : 0;
     if (n >= GAIT_CLIP_NAME_MAX) return GAIT_ERR_INVALID_ARGUMENT;
+    if (a->default_clips) { /* the first rename: the map becomes the anim's own */
+        memset(a->clips, 0, sizeof a->clips);
+        for (int k = 0; k < GAIT_ANIM_STATE_COUNT; k++)
+            memcpy(a->clips[k], default_clips[k], strlen(default_clips[k]));
+        a->default_clips = false;
+    }
     memset(a->clips[s], 0, GAIT_CLIP_NAME_MAX);
     if (n) memcpy(a->clips[s], clip, n);
     return GAIT_OK;
@@ -162,7 +177,7 @@ void gait_anim_update_clip(gait_anim *a, const gait_anim_input *in, const char *
     /* a clip of its own (a kit's action or mode) plays in place of the map's, and a change of it
      * is a switch as a change of state is */
     bool own = clip && clip[0];
-    bool can_play = own || (a->clips[a->wanted][0] != 0 && !a->model_lacks[a->wanted]);
+    bool can_play = own || (gait_anim_clip(a, a->wanted)[0] != 0 && !a->model_lacks[a->wanted]);
     bool other_clip = (own || a->playing_own) &&
                       (own != a->playing_own || strncmp(clip, a->playing_clip, GAIT_CLIP_NAME_MAX) != 0);
     if (can_play && (!a->has_played || a->wanted != a->playing || other_clip)) {
@@ -183,7 +198,7 @@ void gait_anim_signal_get(const gait_anim *a, gait_anim_signal *out) {
     if (!a || !out) return;
     out->state = a->playing;
     out->wanted = a->wanted;
-    out->clip = !a->has_played ? "" : a->playing_own ? a->playing_clip : a->clips[a->playing];
+    out->clip = !a->has_played ? "" : a->playing_own ? a->playing_clip : gait_anim_clip(a, a->playing);
     out->fade_seconds = a->fade;
     out->seconds_in_state = a->seconds_in_state;
     out->grounded = a->grounded;
@@ -198,7 +213,6 @@ static GAIT__LTABLE_SCHEMA(anim_def_layout, gait_anim_def, gait_anim_schema, NUL
  * (0.1 s at the slowest clock); a fade is set from the def's crossfade (the schema's [0, 10]). */
 static const gait__lfield anim_rows[] = {
     GAIT__LSTRUCT(gait_anim, def, anim_def_layout),
-    GAIT__LTEXTS(gait_anim, clips),
     GAIT__LBOOL(gait_anim, model_lacks),
     GAIT__LINT(gait_anim, playing, 0, GAIT_ANIM_STATE_COUNT - 1),
     GAIT__LINT(gait_anim, wanted, 0, GAIT_ANIM_STATE_COUNT - 1),
@@ -213,5 +227,7 @@ static const gait__lfield anim_rows[] = {
     GAIT__LREAL(gait_anim, land_left, -0.1, 10, "s"),
     GAIT__LREAL(gait_anim, fade, 0, 10, "s"),
     GAIT__LUINT(gait_anim, switches, 0, 4294967295.0),
+    GAIT__LBOOL(gait_anim, default_clips),
+    GAIT__LTEXTS(gait_anim, clips),
 };
 GAIT__LTABLE(gait__anim_layout, gait_anim, anim_rows, NULL, NULL);

@@ -120,7 +120,12 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     gait__character *ch = &w->characters[slot];
     uint32_t generation = ch->generation;
     w->free_head = ch->free_next;
-    memset(ch, 0, sizeof *ch);
+    /* What a create writes is what memory bandwidth makes it cost (a record is 5 KB; a crowd of
+     * 100,000 wrote 0.5 GB): everything up to the anim is zeroed, the anim's part before its clip
+     * map copied (the map is the shared default: gait_anim_set_default_clips), the motion's part
+     * before its large tail zeroed (gait__motion_start). The tails keep what the slot's last
+     * character left: valid (every record written was), and read only once written anew. */
+    memset(ch, 0, offsetof(gait__character, anim));
     ch->free_next = -1;
     ch->generation = generation;
     ch->alive = true;
@@ -129,7 +134,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->yaw = ch->prev_yaw = def->yaw;
     ch->camera = cc->camera;
     ch->camera_enabled = !def->no_camera;
-    ch->anim = cc->anim;
+    memcpy(&ch->anim, &cc->anim, offsetof(gait_anim, clips));
     ch->camera_yaw = def->yaw;
     ch->body_type = def->body_type;
     ch->collide = def->collide;
@@ -138,7 +143,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     ch->stamina = cc->pool;
     ch->phase.state = GAIT_STATE_IDLE;
     ch->previous_state = GAIT_STATE_IDLE;
-    gait__motion_reset(&ch->motion);
+    gait__motion_start(&ch->motion);
     gait__body_place_known(w->collider, ch, gait_world_locomotion(w, ch->body_type), clear);
     ch->prev_position = ch->position;
     ch->return_point = ch->position;
@@ -452,7 +457,6 @@ static const gait__lfield character_rows[] = {
     GAIT__LREAL(gait__character, climb_turn, -ANGLE, ANGLE, "rad"),
     GAIT__LSTRUCT(gait__character, camera, gait__camera_layout),
     GAIT__LBOOL(gait__character, camera_enabled),
-    GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),
     GAIT__LREAL(gait__character, action_left, 0, 3600, "s"), /* start_action's range */
     GAIT__LTEXT(gait__character, action_name),
     GAIT__LVEC3(gait__character, return_point, -POS, POS, "m"),
@@ -470,6 +474,7 @@ static const gait__lfield character_rows[] = {
     GAIT__LSTRUCT(gait__character, body, gait__body_layout),
     GAIT__LSTRUCT(gait__character, crouch, gait__crouch_layout),
     GAIT__LSTRUCT(gait__character, trav, gait__traverse_layout),
+    GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),
     GAIT__LSTRUCT(gait__character, motion, gait__motion_layout),
 };
 #undef POS

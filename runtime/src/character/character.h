@@ -44,7 +44,6 @@ typedef struct gait__character {
                                           (intent.c); 0 for none */
     gait_camera camera;                /* turned once a frame, follows the blended body */
     bool camera_enabled;
-    gait_anim anim;                    /* resolved after each step */
 
     /* a kit's still action: it holds the body (the move is zeroed); a moving action is the
      * motion's below (motion.c) */
@@ -73,6 +72,10 @@ typedef struct gait__character {
     gait__body body;                   /* the body's memory between steps (body.c) */
     gait__crouch crouch;               /* the crouch's (crouch.c) */
     gait__traverse trav;               /* the traversal action and its last scan (traverse_*.c) */
+    /* Last, the two parts whose tails a create leaves alone (character.c): the anim's clip map
+     * (the shared default until a state is renamed) and the motion's large parts (read only
+     * while in use). Everything before them is zeroed at create. */
+    gait_anim anim;                    /* resolved after each step */
     gait__motion motion;               /* a kit's requests, moving action, modes, cooldowns
                                           (motion.c) */
 } gait__character;

@@ -274,7 +274,7 @@ void gait__gadgets_move(const gait_world *w, const gait__character *ch, int inde
         mv->seconds = WIND_SLACK * left / d->speed + 1.0;
         mv->end_on = GAIT_END_WALL | GAIT_END_CEILING;
         mv->then = GAIT_THEN_GLIDE;
-        snprintf(mv->clip, sizeof mv->clip, "%s", ch->anim.clips[GAIT_ANIM_GLIDE]);
+        snprintf(mv->clip, sizeof mv->clip, "%s", gait_anim_clip(&ch->anim, GAIT_ANIM_GLIDE));
     } else {
         /* to the point, hands at it (the feet a body's height below), hanging there until jump
          * or drop (or the grapple's own button) */

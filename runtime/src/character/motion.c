@@ -95,6 +95,19 @@ void gait__motion_reset(gait__motion *m) {
     m->hook_user = user;
 }
 
+void gait__motion_start(gait__motion *m) {
+    memset(m, 0, offsetof(gait__motion, next));
+    m->request_gadget = -1;
+    m->gadget = -1;
+}
+
+void gait__motion_clear_unused(gait__motion *m) {
+    if (m->request != GAIT__REQ_MOVE) memset(&m->next, 0, sizeof m->next);
+    if (!m->playing) memset(&m->move, 0, sizeof m->move);
+    int used = m->mode_count < 0 ? 0 : m->mode_count > GAIT_MODE_MAX ? GAIT_MODE_MAX : m->mode_count;
+    memset(&m->modes[used], 0, sizeof m->modes[0] * (size_t)(GAIT_MODE_MAX - used));
+}
+
 void gait__motion_cancel(gait__motion *m) {
     m->request = GAIT__REQ_NONE;
     m->playing = false;
@@ -1054,8 +1067,6 @@ static const gait__lfield motion_rows[] = {
     GAIT__LINT(gait__motion, request, GAIT__REQ_NONE, GAIT__REQ_END),
     GAIT__LSTRUCT(gait__motion, launch, launch_layout),
     GAIT__LINT(gait__motion, request_gadget, -1, 4095), /* gadget.c's GADGETS_MAX - 1 */
-    GAIT__LSTRUCT(gait__motion, next, move_layout),
-    GAIT__LSTRUCT(gait__motion, move, move_layout),
     GAIT__LBOOL(gait__motion, playing),
     GAIT__LREAL(gait__motion, seconds, 0, GAIT__LFINITE, "s"),
     GAIT__LREAL(gait__motion, yaw0, -GAIT_WORLD_LIMIT, GAIT_WORLD_LIMIT, "rad"),
@@ -1071,11 +1082,13 @@ static const gait__lfield motion_rows[] = {
     GAIT__LVEC3(gait__motion, last_velocity, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
     GAIT__LINT(gait__motion, gadget, -1, 4095),
     GAIT__LINT(gait__motion, mode_count, 0, GAIT_MODE_MAX),
-    GAIT__LSTRUCTS(gait__motion, modes, mode_layout),
     GAIT__LREAL(gait__motion, cooldown, 0, GAIT_MOTION_MAX_SECONDS, "s"),
     GAIT__LUINT(gait__motion, cooling, 0, GAIT_BUTTON_ALL),
     GAIT__LHOST(gait__motion, hook),
     GAIT__LHOST(gait__motion, hook_user),
+    GAIT__LSTRUCT(gait__motion, next, move_layout),
+    GAIT__LSTRUCT(gait__motion, move, move_layout),
+    GAIT__LSTRUCTS(gait__motion, modes, mode_layout),
 };
 #undef KIT_SPEED
 GAIT__LTABLE(gait__motion_layout, gait__motion, motion_rows, NULL, motion_rules);

@@ -66,9 +66,7 @@ typedef struct gait__motion {
     int request;                 /* GAIT__REQ_* */
     gait_launch_def launch;
     int request_gadget;          /* the gadget that made the request, -1: a kit or a host */
-    gait__move next;             /* the moving action requested (request MOVE) */
-    /* the moving action playing */
-    gait__move move;
+    /* the moving action playing (its def: move, below) */
     bool playing;
     double seconds;              /* s played */
     double yaw0;                 /* rad the body faced as it started (the body frame) */
@@ -83,15 +81,21 @@ typedef struct gait__motion {
     uint32_t met;                /* GAIT__MET_* of its last move */
     gait_vec3 last_velocity;     /* m/s (world) of its last move */
     int gadget;                  /* the gadget that started it (or the launch), -1: none */
-    /* modes, cooldowns */
+    /* modes (below), cooldowns */
     int mode_count;
-    gait__mode modes[GAIT_MODE_MAX];
     double cooldown[8];          /* s per gait_button bit (GAIT_BUTTON_COUNT) */
     uint32_t cooling;            /* the buttons whose cooldown is running (a step with none and
                                     no mode skips the count) */
     /* the host's: kept as they are when a snapshot is restored */
     gait_move_hook hook;
     void *hook_user;
+    /* The large parts, last: each is read only while it is in use (next while request is MOVE,
+     * move while playing, modes[0 .. mode_count)), so a character's create leaves them as the
+     * slot's last character left them (gait__motion_start) and a snapshot writes the unused
+     * ones as zeros (snapshot.c). */
+    gait__move next;             /* the moving action requested (request MOVE) */
+    gait__move move;             /* the moving action playing */
+    gait__mode modes[GAIT_MODE_MAX];
 } gait__motion;
 
 /* What the motion stage decided for this step (gait__motion_gate), for the stages after it. */
@@ -112,6 +116,11 @@ typedef struct gait__motion_plan {
 
 /* An empty motion: nothing requested or playing, no mode, no cooldown. */
 void gait__motion_reset(gait__motion *m);
+/* The same for a new character: only the members before `next` are written (the unused large
+ * parts are never read), and the host's move hook is dropped with the rest. */
+void gait__motion_start(gait__motion *m);
+/* A snapshot's copy of a motion: its unused large parts zeroed (equal states, equal bytes). */
+void gait__motion_clear_unused(gait__motion *m);
 /* Drops the request and the moving action (a place, a drowning's return); modes and cooldowns
  * stay. */
 void gait__motion_cancel(gait__motion *m);

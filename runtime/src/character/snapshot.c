@@ -68,6 +68,14 @@ static uint64_t checksum(const snapshot_header *h, const unsigned char *payload)
 static void save_slot(unsigned char *rec, const gait__character *ch) {
     if (ch->alive) {
         gait__layout_copy(&gait__character_layout, rec, ch, false);
+        /* the parts not in use hold whatever the slot last held (character.c's create leaves
+         * them): zeros in the snapshot, so equal states give equal bytes */
+        if (ch->anim.default_clips)
+            memset(rec + offsetof(gait__character, anim.clips), 0, sizeof ch->anim.clips);
+        gait__motion m;
+        memcpy(&m, rec + offsetof(gait__character, motion), sizeof m);
+        gait__motion_clear_unused(&m);
+        memcpy(rec + offsetof(gait__character, motion), &m, sizeof m);
         return;
     }
     memcpy(rec + offsetof(gait__character, generation), &ch->generation, sizeof ch->generation);
