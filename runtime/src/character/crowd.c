@@ -41,6 +41,8 @@
 #define SIN_PASS 0.3420201433256687 /* by this at most */
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
+#define DENSE_CELLS 4       /* cells per entry a dense grid may hold at most (its counting sort
+                               clears every cell) */
 
 /* ---- the picture --------------------------------------------------------------------------- */
 
@@ -85,10 +87,17 @@ static uint32_t bucket_of(int32_t cx, int32_t cz, uint32_t mask) {
     return ((uint32_t)cx * 73856093u ^ (uint32_t)cz * 19349663u) & mask;
 }
 
+/* The bucket of cell (cx, cz), which holds an entry of it. */
+static uint32_t bucket_at(const gait__crowd *c, int32_t cx, int32_t cz) {
+    if (c->dense) return (uint32_t)(cz - c->oz) * (uint32_t)c->width + (uint32_t)(cx - c->ox);
+    return bucket_of(cx, cz, c->bucket_mask);
+}
+
 void gait__crowd_build(gait__crowd *c, const gait_world *w) {
     for (int i = 0; i < c->count; i++) c->entry_of_slot[c->entries[i].slot] = -1;
     int n = 0;
     double max_r = 0;
+    int32_t lo_x = INT32_MAX, lo_z = INT32_MAX, hi_x = INT32_MIN, hi_z = INT32_MIN;
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
         if (!ch->alive || !ch->collide) continue;
@@ -111,20 +120,37 @@ void gait__crowd_build(gait__crowd *c, const gait_world *w) {
         e->cx = cell_of(e->x);
         e->cz = cell_of(e->z);
         if (r > max_r) max_r = r;
+        if (e->cx < lo_x) lo_x = e->cx;
+        if (e->cx > hi_x) hi_x = e->cx;
+        if (e->cz < lo_z) lo_z = e->cz;
+        if (e->cz > hi_z) hi_z = e->cz;
     }
     c->count = n;
     c->max_radius = max_r;
     c->active = n >= 2;
     if (!c->active) return;
-    uint32_t buckets = 16;
-    while ((int)buckets < 2 * n && (int)buckets < c->bucket_cap) buckets *= 2;
-    c->bucket_mask = buckets - 1;
+    /* dense when the crowd's cells fit a few per entry (and the buckets allocated) */
+    int64_t width = (int64_t)hi_x - lo_x + 1, depth = (int64_t)hi_z - lo_z + 1;
+    int64_t cells = width * depth;
+    uint32_t buckets;
+    c->dense = cells <= (int64_t)DENSE_CELLS * n && cells <= c->bucket_cap;
+    if (c->dense) {
+        c->ox = lo_x;
+        c->oz = lo_z;
+        c->width = (int)width;
+        c->depth = (int)depth;
+        buckets = (uint32_t)cells;
+    } else {
+        buckets = 16;
+        while ((int)buckets < 2 * n && (int)buckets < c->bucket_cap) buckets *= 2;
+        c->bucket_mask = buckets - 1;
+    }
     /* counting sort by bucket; within one, slot order (the order of the loop above) */
     memset(c->bucket_start, 0, bucket_bytes((int)buckets));
-    for (int k = 0; k < n; k++) c->bucket_start[bucket_of(c->unsorted[k].cx, c->unsorted[k].cz, c->bucket_mask) + 1]++;
+    for (int k = 0; k < n; k++) c->bucket_start[bucket_at(c, c->unsorted[k].cx, c->unsorted[k].cz) + 1]++;
     for (uint32_t b = 0; b < buckets; b++) c->bucket_start[b + 1] += c->bucket_start[b];
     for (int k = 0; k < n; k++) {
-        uint32_t b = bucket_of(c->unsorted[k].cx, c->unsorted[k].cz, c->bucket_mask);
+        uint32_t b = bucket_at(c, c->unsorted[k].cx, c->unsorted[k].cz);
         int at = c->bucket_start[b]++;
         c->entries[at] = c->unsorted[k];
         c->entry_of_slot[c->unsorted[k].slot] = at;
@@ -243,11 +269,14 @@ static void keep(gait_mover_bodies *b, gait__bound bd, double clearance, double 
     clear[k] = clearance;
 }
 
+/* reach2: the square of the reach with the largest radius (the gather's), which no pair's
+ * reach exceeds: a body farther apart across the ground alone is out before anything else. */
 static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
-                     const gait__crowd_entry *o, double *clear) {
+                     const gait__crowd_entry *o, double reach2, double *clear) {
+    double dx = self->x - o->x, dz = self->z - o->z, dy = 0;
+    if (dx * dx + dz * dz > reach2) return;
     if (o->slot == self->slot || !(self->layer & o->mask) || !(o->layer & self->mask)) return;
     /* too far apart for their plane to lie within reach: no need to build it */
-    double dx = self->x - o->x, dz = self->z - o->z, dy = 0;
     if (self->y0 > o->y1) dy = self->y0 - o->y1;
     else if (self->y1 < o->y0) dy = self->y1 - o->y0;
     double reach = reach_of(self->radius + o->radius, b->covered);
@@ -266,17 +295,27 @@ static void gather(gait_mover_bodies *b, double covered) {
     double clear[GAIT__BODIES_MAX];
     /* a half-space lies half a gap away: bodies up to two covers away may matter */
     double reach = reach_of(self->radius + c->max_radius, covered); /* as consider() culls */
+    double reach2 = reach * reach;
     int32_t x0 = cell_of(self->x - reach), x1 = cell_of(self->x + reach);
     int32_t z0 = cell_of(self->z - reach), z1 = cell_of(self->z + reach);
-    if ((double)(x1 - x0 + 1) * (double)(z1 - z0 + 1) > MAX_CELLS) {
-        for (int k = 0; k < c->count; k++) consider(b, self, &c->entries[k], clear);
+    if (c->dense) { /* the cells inside the grid, a row of them one run of entries */
+        int64_t lx = x0 > c->ox ? x0 - c->ox : 0, hx = (int64_t)x1 - c->ox;
+        int64_t lz = z0 > c->oz ? z0 - c->oz : 0, hz = (int64_t)z1 - c->oz;
+        if (hx > c->width - 1) hx = c->width - 1;
+        if (hz > c->depth - 1) hz = c->depth - 1;
+        for (int64_t row = lz; row <= hz && lx <= hx; row++) {
+            const int *start = c->bucket_start + row * c->width;
+            for (int k = start[lx]; k < start[hx + 1]; k++) consider(b, self, &c->entries[k], reach2, clear);
+        }
+    } else if ((double)(x1 - x0 + 1) * (double)(z1 - z0 + 1) > MAX_CELLS) {
+        for (int k = 0; k < c->count; k++) consider(b, self, &c->entries[k], reach2, clear);
     } else {
         for (int32_t cz = z0; cz <= z1; cz++)
             for (int32_t cx = x0; cx <= x1; cx++) {
                 uint32_t bk = bucket_of(cx, cz, c->bucket_mask);
                 for (int k = c->bucket_start[bk]; k < c->bucket_start[bk + 1]; k++) {
                     const gait__crowd_entry *o = &c->entries[k];
-                    if (o->cx == cx && o->cz == cz) consider(b, self, o, clear);
+                    if (o->cx == cx && o->cz == cz) consider(b, self, o, reach2, clear);
                 }
             }
     }

@@ -38,7 +38,13 @@ typedef struct gait__crowd {
     int *bucket_start;             /* bucket b holds entries [bucket_start[b], bucket_start[b + 1]) */
     int *entry_of_slot;            /* a slot's entry, -1 when it does not collide */
     int bucket_cap;                /* buckets allocated (a power of two) */
-    uint32_t bucket_mask;          /* buckets used this step, less one */
+    uint32_t bucket_mask;          /* hashed: buckets used this step, less one */
+    /* Dense (a crowd packed in a few cells a character): bucket (cz - oz) * width + (cx - ox)
+     * holds that one cell, so a row of cells is one run of entries and a gather reads only the
+     * entries of the cells it looks into. Else hashed: bucket_of(cx, cz), cells sharing one. */
+    bool dense;
+    int32_t ox, oz;                /* dense: the cell at bucket 0 */
+    int width, depth;              /* dense: cells along x and z */
     int count;                     /* entries this step */
     double max_radius;             /* m, of them all */
     bool active;                   /* two or more characters collide this step */
