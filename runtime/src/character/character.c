@@ -121,11 +121,12 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
     uint32_t generation = ch->generation;
     w->free_head = ch->free_next;
     /* What a create writes is what memory bandwidth makes it cost (a record is 5 KB; a crowd of
-     * 100,000 wrote 0.5 GB): everything up to the anim is zeroed, the anim's part before its clip
-     * map copied (the map is the shared default: gait_anim_set_default_clips), the motion's part
-     * before its large tail zeroed (gait__motion_start). The tails keep what the slot's last
-     * character left: valid (every record written was), and read only once written anew. */
-    memset(ch, 0, offsetof(gait__character, anim));
+     * 100,000 wrote 0.5 GB): everything up to the traversal's last scan is zeroed, the anim's
+     * part before its clip map copied (the map is the shared default:
+     * gait_anim_set_default_clips), the motion's part before its large tail zeroed
+     * (gait__motion_start). The scan, the map and the tail keep what the slot's last character
+     * left: valid (every record written was), and read only once written anew. */
+    memset(ch, 0, offsetof(gait__character, trav.query));
     ch->free_next = -1;
     ch->generation = generation;
     ch->alive = true;

@@ -71,10 +71,11 @@ typedef struct gait__character {
     uint64_t steps;
     gait__body body;                   /* the body's memory between steps (body.c) */
     gait__crouch crouch;               /* the crouch's (crouch.c) */
+    /* Last, the three parts whose tails a create leaves alone (character.c): the traversal's
+     * last scan (read only once scanned), the anim's clip map (the shared default until a state
+     * is renamed) and the motion's large parts (read only while in use). Everything before the
+     * scan is zeroed at create. */
     gait__traverse trav;               /* the traversal action and its last scan (traverse_*.c) */
-    /* Last, the two parts whose tails a create leaves alone (character.c): the anim's clip map
-     * (the shared default until a state is renamed) and the motion's large parts (read only
-     * while in use). Everything before them is zeroed at create. */
     gait_anim anim;                    /* resolved after each step */
     gait__motion motion;               /* a kit's requests, moving action, modes, cooldowns
                                           (motion.c) */

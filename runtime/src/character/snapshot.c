@@ -70,6 +70,9 @@ static void save_slot(unsigned char *rec, const gait__character *ch) {
         gait__layout_copy(&gait__character_layout, rec, ch, false);
         /* the parts not in use hold whatever the slot last held (character.c's create leaves
          * them): zeros in the snapshot, so equal states give equal bytes */
+        if (!ch->trav.scanned)
+            memset(rec + offsetof(gait__character, trav.query), 0,
+                   sizeof ch->trav.query + sizeof ch->trav.scan);
         if (ch->anim.default_clips)
             memset(rec + offsetof(gait__character, anim.clips), 0, sizeof ch->anim.clips);
         gait__motion m;

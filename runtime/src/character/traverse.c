@@ -48,8 +48,9 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
                                          gait_traverse_info *out) {
     GAIT__GET_CONST(w, id, ch, out);
     const gait__traverse *t = &ch->trav;
+    /* the scan only once there is one: before it, the record holds what its slot last held */
     *out = (gait_traverse_info){
-        .scan = t->scan, .kind = t->kind, .phase = t->phase, .seconds = t->seconds,
+        .scan = t->scanned ? t->scan : (gait_traverse_scan){0}, .kind = t->kind, .phase = t->phase, .seconds = t->seconds,
         .actions = t->actions, .corridor_origin = t->origin, .corridor_dir = t->in,
         .corridor = t->corridor, .latch = t->latch, .latch_min = t->latch_min,
         .latch_max = t->latch_max, .cooldown = t->cooldown,
@@ -216,8 +217,6 @@ static bool traverse_rules(const void *base, char *err, size_t cap) {
  * nothing else, and far from int's end). Speeds: a row's (the action schema's, up to 50 m/s) or
  * what the body carried. */
 static const gait__lfield traverse_rows[] = {
-    GAIT__LSTRUCT(gait__traverse, query, gait__traverse_query_layout),
-    GAIT__LSTRUCT(gait__traverse, scan, gait__traverse_scan_layout),
     GAIT__LBOOL(gait__traverse, scanned),
     GAIT__LCACHE(gait__traverse, scan_revision), /* keyed to this collider: dropped */
     GAIT__LBOOL(gait__traverse, scan_deferred),
@@ -251,6 +250,8 @@ static const gait__lfield traverse_rows[] = {
     GAIT__LREAL(gait__traverse, cooldown, 0, GAIT__LFINITE, "s"),
     GAIT__LHOST(gait__traverse, hook),
     GAIT__LHOST(gait__traverse, hook_user),
+    GAIT__LSTRUCT(gait__traverse, query, gait__traverse_query_layout),
+    GAIT__LSTRUCT(gait__traverse, scan, gait__traverse_scan_layout),
 };
 #undef NEAR_BODY
 #undef UNIT

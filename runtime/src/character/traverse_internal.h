@@ -14,9 +14,7 @@ struct gait__character;
 #define GAIT__TRAVERSE_CLEAR 0.05  /* the feet cross this far above the ledge */
 
 typedef struct gait__traverse {
-    gait_traverse_query query;     /* the last scan's query (the debug view re-runs it) */
-    gait_traverse_scan scan;       /* the last scan */
-    bool scanned;                  /* query/scan hold something */
+    bool scanned;                  /* query/scan (below) hold something */
     uint64_t scan_revision;        /* the collider's revision + 1 when the last scan was run (0:
                                       unknown): the same query at that revision scans the same,
                                       so the sense stage takes the last scan again. A shortcut
@@ -53,6 +51,10 @@ typedef struct gait__traverse {
     double cooldown;               /* s */
     gait_traverse_hook hook;       /* the host's action hook (not part of the simulation) */
     void *hook_user;
+    /* Last: read only once scanned, so a character's create leaves them as the slot held them
+     * (character.c) and a snapshot writes them as zeros until then (snapshot.c). */
+    gait_traverse_query query;     /* the last scan's query (the debug view re-runs it) */
+    gait_traverse_scan scan;       /* the last scan */
 } gait__traverse;
 
 /* A traversal action is playing (not over). */
