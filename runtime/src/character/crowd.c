@@ -41,8 +41,9 @@
 #define SIN_PASS 0.3420201433256687 /* by this at most */
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
-#define DENSE_CELLS 4       /* cells per entry a dense grid may hold at most (its counting sort
-                               clears every cell) */
+#define DENSE_CELLS 8       /* cells per entry a dense grid may hold at most (its counting sort
+                               clears every cell: 32 bytes an entry a step): a plaza with a few
+                               strays a hundred metres out stays dense */
 
 /* ---- the picture --------------------------------------------------------------------------- */
 
@@ -54,10 +55,11 @@ gait_status gait__crowd_init(gait__crowd *c, const gait_hooks *h, int capacity) 
     int buckets = 16;
     while (buckets < 2 * capacity) buckets *= 2;
     c->bucket_cap = buckets;
+    c->bucket_alloc = buckets > DENSE_CELLS * capacity ? buckets : DENSE_CELLS * capacity;
     c->entries = gait__alloc(h, sizeof *c->entries * (size_t)capacity);
     c->unsorted = gait__alloc(h, sizeof *c->unsorted * (size_t)capacity);
     c->entry_of_slot = gait__alloc(h, sizeof(int) * (size_t)capacity);
-    c->bucket_start = gait__alloc(h, bucket_bytes(buckets));
+    c->bucket_start = gait__alloc(h, bucket_bytes(c->bucket_alloc));
     if (!c->entries || !c->unsorted || !c->entry_of_slot || !c->bucket_start) {
         gait__crowd_free(c, h);
         return GAIT_ERR_OUT_OF_MEMORY;
@@ -70,7 +72,7 @@ void gait__crowd_free(gait__crowd *c, const gait_hooks *h) {
     gait__free(h, c->entries, sizeof *c->entries * (size_t)c->capacity);
     gait__free(h, c->unsorted, sizeof *c->unsorted * (size_t)c->capacity);
     gait__free(h, c->entry_of_slot, sizeof(int) * (size_t)c->capacity);
-    gait__free(h, c->bucket_start, bucket_bytes(c->bucket_cap));
+    gait__free(h, c->bucket_start, bucket_bytes(c->bucket_alloc));
     memset(c, 0, sizeof *c);
 }
 
@@ -133,7 +135,7 @@ void gait__crowd_build(gait__crowd *c, const gait_world *w) {
     int64_t width = (int64_t)hi_x - lo_x + 1, depth = (int64_t)hi_z - lo_z + 1;
     int64_t cells = width * depth;
     uint32_t buckets;
-    c->dense = cells <= (int64_t)DENSE_CELLS * n && cells <= c->bucket_cap;
+    c->dense = cells <= (int64_t)DENSE_CELLS * n && cells <= c->bucket_alloc;
     if (c->dense) {
         c->ox = lo_x;
         c->oz = lo_z;

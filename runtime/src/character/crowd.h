@@ -37,7 +37,8 @@ typedef struct gait__crowd {
     gait__crowd_entry *unsorted;   /* the build's scratch */
     int *bucket_start;             /* bucket b holds entries [bucket_start[b], bucket_start[b + 1]) */
     int *entry_of_slot;            /* a slot's entry, -1 when it does not collide */
-    int bucket_cap;                /* buckets allocated (a power of two) */
+    int bucket_cap;                /* hashed: buckets at most (a power of two) */
+    int bucket_alloc;              /* buckets allocated: bucket_cap, or a dense grid's most */
     uint32_t bucket_mask;          /* hashed: buckets used this step, less one */
     /* Dense (a crowd packed in a few cells a character): bucket (cz - oz) * width + (cx - ox)
      * holds that one cell, so a row of cells is one run of entries and a gather reads only the
