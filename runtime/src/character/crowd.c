@@ -272,7 +272,8 @@ static void keep(gait_mover_bodies *b, gait__bound bd, double clearance, double 
 }
 
 /* reach2: the square of the reach with the largest radius (the gather's), which no pair's
- * reach exceeds: a body farther apart across the ground alone is out before anything else. */
+ * reach exceeds: a body farther apart across the ground alone is out before anything else. A
+ * body of that radius (a crowd of one body type: all of them) has that very reach. */
 static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
                      const gait__crowd_entry *o, double reach2, double *clear) {
     double dx = self->x - o->x, dz = self->z - o->z, dy = 0;
@@ -281,8 +282,11 @@ static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
     /* too far apart for their plane to lie within reach: no need to build it */
     if (self->y0 > o->y1) dy = self->y0 - o->y1;
     else if (self->y1 < o->y0) dy = self->y1 - o->y0;
-    double reach = reach_of(self->radius + o->radius, b->covered);
-    if (dx * dx + dy * dy + dz * dz > reach * reach) return;
+    double d2 = dx * dx + dy * dy + dz * dz;
+    if (o->radius == b->crowd->max_radius ? d2 > reach2
+                                          : d2 > reach_of(self->radius + o->radius, b->covered) *
+                                                     reach_of(self->radius + o->radius, b->covered))
+        return;
     double clearance;
     gait__bound bd = pair_bound(self, o, &clearance);
     if (clearance <= b->covered) keep(b, bd, clearance, clear);
