@@ -1,7 +1,11 @@
 /* Characters that block one another (crowd.h; docs/behaviour.md, "Characters that meet").
  *
  * The picture: before a step, every colliding character's capsule, filed by a counting sort into
- * the buckets of a hashed uniform grid over (x, z) — O(n) to build, a few cells to look into.
+ * the buckets of a uniform grid over (x, z) — O(n) to build, a few cells to look into. A crowd
+ * whose cells span at most DENSE_CELLS a character (a plaza) gets a bucket a cell, row by row, so
+ * a gather reads a run of entries a row and nothing of other cells; a sparser one shares
+ * buckets through a hash of the cell. Which one holds a body changes nothing of its bounds (the
+ * same entries are considered, and their list's order is the bounds' own, never the scan's).
  *
  * The half-spaces: two upright capsules A and B with a gap g between them (negative when they
  * overlap) share one plane, halfway across the gap, normal to the line of their closest points;

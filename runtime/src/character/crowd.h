@@ -2,12 +2,12 @@
  * meet").
  *
  * Before each step the world takes a picture of every colliding character's capsule (the crowd:
- * gait__crowd_build) and files it in a uniform grid over (x, z). During the step a character's
- * mover keeps clear of the others through half-spaces built from that picture alone
- * (gait_mover_bodies): for each pair, the plane halfway across the gap between their capsules,
- * each keeping to its own side. Whatever either does this step, the two cannot end inside one
- * another, and no result depends on the order the characters are stepped in or on the thread
- * that steps them. */
+ * gait__crowd_build) and files it in a uniform grid over (x, z), dense or hashed. During the
+ * step a character's mover keeps clear of the others through half-spaces built from that
+ * picture alone (gait_mover_bodies): for each pair, the plane halfway across the gap between
+ * their capsules, each keeping to its own side. Whatever either does this step, the two cannot
+ * end inside one another, and no result depends on the order the characters are stepped in or
+ * on the thread that steps them. */
 #ifndef GAIT_CROWD_H
 #define GAIT_CROWD_H
 
