@@ -99,7 +99,7 @@ gait_status gait_character_create(gait_world *w, const gait_character_def *def,
      * character moves through its worker's gather (the same bits: a crowd of 100,000 would
      * otherwise hold 4 GB of caches) */
     if (!w->own_gather[slot] && w->own_gather_count < GAIT__OWN_GATHERS) {
-        gait_gather *g = gait__alloc(&w->hooks, w->own_gather_bytes);
+        gait_gather *g = gait__alloc_raw(&w->hooks, w->own_gather_bytes); /* init writes what it reads */
         if (!g || gait_gather_init(g, g + 1, w->own_gather_bytes - sizeof *g) != GAIT_OK) {
             gait__free(&w->hooks, g, w->own_gather_bytes);
             return FAIL(w, GAIT_ERR_OUT_OF_MEMORY, "character: out of memory (%zu bytes)",

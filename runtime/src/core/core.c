@@ -43,6 +43,10 @@ void *gait__alloc(const gait_hooks *hooks, size_t size) {
     return p;
 }
 
+void *gait__alloc_raw(const gait_hooks *hooks, size_t size) {
+    return hooks->alloc(size == 0 ? 1 : size, hooks->user);
+}
+
 void gait__free(const gait_hooks *hooks, void *ptr, size_t size) {
     if (ptr) hooks->free(ptr, size == 0 ? 1 : size, hooks->user);
 }

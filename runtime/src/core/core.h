@@ -11,6 +11,9 @@
 void gait__hooks_resolve(gait_hooks *hooks);
 
 void *gait__alloc(const gait_hooks *hooks, size_t size);   /* zeroed; NULL on failure */
+/* Not zeroed: for scratch whose user writes before it reads (a gather's arrays), so a large
+ * block's pages are not all touched at once. NULL on failure. */
+void *gait__alloc_raw(const gait_hooks *hooks, size_t size);
 void gait__free(const gait_hooks *hooks, void *ptr, size_t size);
 void gait__logf(const gait_hooks *hooks, gait_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
