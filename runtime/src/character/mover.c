@@ -41,6 +41,8 @@
                                   climb more than this per metre of run (m/m) */
 #define TERRAIN_DOWNHILL 0.1   /* a walk goes down a face when its way leans this much (the sine
                                   of about 6 deg) from the face's contour towards its foot */
+#define FACE_ABOVE 0.002       /* m a steep face may stand above the plane a walk follows and
+                                  still be gone down (rounding along a long cell's plane) */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
 #define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
@@ -644,9 +646,36 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     return walk || steep_pair(m, &steep, n_out);
 }
 
-/* The same on the terrain: the feet over a cell too steep to stand on, with walkable ground
- * beside (terrain_around), or in a notch or funnel of the height function's faces. */
+/* The bottom sphere's rest on the height function's own triangles: the feet at `feet` over a
+ * cell too steep to stand on, the sphere (centre a radius above them) touches, or comes within
+ * SUPPORT_MARGIN of, a walkable triangle (or a crease of two whose rest direction is walkable)
+ * under it. The cell under the feet is only where the axis crosses the surface; the sphere can
+ * still rest on the walkable cell beside it, a centimetre or two away on a diagonal that sample
+ * points around the feet step over. Asked alike by the walk's ground finder and the fall's
+ * landing, so the two agree on where the body stands. Writes the most level such normal. */
+static bool terrain_rest(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
+    gait_filter f = m->filter;
+    f.skip_terrain = false;
+    f.skip_landmarks = true;
+    gait_contact_point cp[MAX_CONTACTS];
+    int n = gait_collider_capsule_overlap(m->collider, &s, &f, cp, MAX_CONTACTS, NULL);
+    bool rest = false;
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal;
+        if (!is_floor(m, nn) || !under_sphere(m, c, cp[i].point)) continue;
+        if (!rest || nn.y > n_out->y) *n_out = nn;
+        rest = true;
+    }
+    return rest;
+}
+
+/* The same on the terrain: the feet over a cell too steep to stand on, the bottom sphere resting
+ * on walkable terrain beside (terrain_rest, terrain_around), or in a notch or funnel of the
+ * height function's faces. */
 static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
+    if (terrain_rest(m, feet, n_out)) return true;
     steep_set steep;
     steep.count = 0;
     if (terrain_around(m, feet, tn, &steep, n_out)) return true;
@@ -975,28 +1004,40 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
 
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
  * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
- * down the face (the body leaves the ground and slides, or crosses a crest) within a step, or
+ * down the face (the body leaves the ground and slides, or crosses a crest: the face drops below
+ * the ground's plane, `ground`, NULL when the walk follows none) within a step, or
  * rises no more than a step to where the feet still stand (terrain_support: a riser within the
  * step height whose walkable top is within the sphere's reach is no wall, on the terrain as on a
  * landmark; the ground finder then agrees). Otherwise the face is a wall: the move tries along its foot (its
- * contour), kept only where the feet stand — a body walking along a face's foot with the stick a
+ * contour, or the crease it makes with the ground's plane), kept only where the feet stand — a body walking along a face's foot with the stick a
  * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
  * off it and walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
-                              gait_move_result *r, bool *floor_met) {
+                              const gait_vec3 *ground, gait_move_result *r, bool *floor_met) {
     double h;
     gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
     double rise = h - start.y;
     gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
-    bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL;
+    /* going down the face: the way leans towards its foot, and the face lies at or below where
+     * the walk along the ground's plane put the feet (a face dropping away past a convex edge).
+     * A face standing above that plane rises out of the ground walked on (a concave crease at
+     * its foot): walking into it is climbing it, whichever way its contour runs, however the
+     * ground falls away along it */
+    bool above = h > p.y + FACE_ABOVE;
+    bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL && !above;
     bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
     if (rise <= m->step_height && (downhill || stands)) return p;
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
     gait_vec3 d2 = clip_plane(d, nh);
+    /* a face rising out of a sloping ground: along the crease the two make (the way the ground
+     * runs at the face's foot), not the face's contour, which climbs the face where the ground
+     * falls away along it */
+    gait_vec3 crease = ground && above ? v3_norm(horizontal(v3_cross(tn, *ground))) : v3(0, 0, 0);
+    if (v3_len2(crease) > 0.5) d2 = v3_scale(crease, v3_dot(d, crease));
     gait__slide_info si;
     gait_vec3 p2 = slide(m, start, d2, SLIDE_FLATTEN, NULL, &si);
     if (si.solid) r->touched = true;
@@ -1062,7 +1103,7 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     }
     if (si.ceiling) r->ceiling = true;
 
-    p = terrain_wall(m, start, d, p, r, &floor_met);
+    p = terrain_wall(m, start, d, p, on_plane ? &ground_normal : NULL, r, &floor_met);
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
     /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
