@@ -467,23 +467,58 @@ static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, 
     return ap;
 }
 
-bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
-                     gait__tri_hit *out, bool prune, double t_bound, gait__edge_memo *memo) {
+double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl,
+                             const gait__tri *t, gait__edge_memo *memo, gait__sweep_pre *pre) {
     gait_vec3 a = t->v[0], n = t->n;
     double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
-    /* the capsule's signed distance to the plane over the whole motion */
+    /* the kernel's first test: the capsule never comes within r of the plane */
     double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
-    if (lo >= r || hi <= -r) return false;
-    bool face_first = false;
-    edge_planes local;
-    const edge_planes *ep = NULL;
-    if (prune) {
-        ep = edge_planes_get(t, memo, &local);
-        approach ap = plane_approach(p, q, r, d, ep, dp, dq, dn, t_bound);
-        if (ap.none) return false;
-        face_first = ap.face_first;
+    if (lo >= r || hi <= -r) return INFINITY;
+    const edge_planes *ep = edge_planes_get(t, memo, NULL);
+    /* each edge's line: the axis beyond it by s (its nearer end) comes within r + the gap no
+     * sooner than when it has moved s - r - the gap towards it (a stronger form of separated) */
+    double bound = 0;
+    for (int i = 0; i < 3; i++) {
+        double s = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]) - (r + PRUNE_GAP);
+        if (s <= 0) continue;
+        double k = v3_dot(ep->m[i], d);
+        if (!(k < 0)) return INFINITY;
+        bound = dmax(bound, s / -k);
     }
+    /* the plane, and beside it: plane_approach's bounds, with its margins */
+    bool face_first = false;
+    double side = dp >= 0 ? 1 : -1, sp = side * dp, sq = side * dq, sn = side * dn;
+    if (sp >= r && sq >= r && sn < -1e-6 * dl) {
+        double t_plane = (dmin(sp, sq) - r) / -sn;
+        double at = t_plane - 1e-9;
+        gait_vec3 y0 = v3_mad(p, d, t_plane), y1 = v3_mad(q, d, t_plane);
+        double out_max = -INFINITY, in_min = INFINITY;
+        for (int i = 0; i < 3; i++) {
+            double o0 = v3_dot(ep->m[i], y0) - ep->o[i], o1 = v3_dot(ep->m[i], y1) - ep->o[i];
+            out_max = dmax(out_max, dmin(o0, o1));
+            in_min = dmin(in_min, dmin(-o0, -o1));
+        }
+        if (out_max > 0) {
+            double travel = sqrt(r * r + out_max * out_max) - r - PRUNE_TIME_GAP;
+            if (travel > 0) at = t_plane + travel / dl;
+        }
+        if (in_min > 0 && sqrt(r * r + in_min * in_min) - r > PRUNE_TIME_GAP) face_first = true;
+        bound = dmax(bound, at);
+    }
+    if (bound > 1) return INFINITY;
+    pre->dp = dp;
+    pre->dq = dq;
+    pre->dn = dn;
+    pre->face_first = face_first;
+    return bound;
+}
 
+/* The sweep past its plane test and the approach: dp, dq, dn the ends' distances to the plane and
+ * the motion along its normal; ep the edge planes (pruning only, else NULL). */
+static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
+                           gait__tri_hit *out, bool prune, const edge_planes *ep, double dp,
+                           double dq, double dn, bool face_first) {
+    gait_vec3 n = t->n;
     /* the edges' boxes, once (pruning only, when the edges are tested) */
     box3 ebox[3];
     if (prune && !face_first)
@@ -591,6 +626,30 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
     out->start_solid = false;
     out->back = false;
     return true;
+}
+
+bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
+                     gait__tri_hit *out, bool prune, double t_bound, gait__edge_memo *memo) {
+    gait_vec3 a = t->v[0], n = t->n;
+    double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
+    /* the capsule's signed distance to the plane over the whole motion */
+    double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
+    if (lo >= r || hi <= -r) return false;
+    bool face_first = false;
+    edge_planes local;
+    const edge_planes *ep = NULL;
+    if (prune) {
+        ep = edge_planes_get(t, memo, &local);
+        approach ap = plane_approach(p, q, r, d, ep, dp, dq, dn, t_bound);
+        if (ap.none) return false;
+        face_first = ap.face_first;
+    }
+    return sweep_tri_body(p, q, r, d, t, out, prune, ep, dp, dq, dn, face_first);
+}
+
+bool gait__sweep_tri_pre(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
+                         gait__tri_hit *out, const gait__edge_memo *memo, const gait__sweep_pre *pre) {
+    return sweep_tri_body(p, q, r, d, t, out, true, memo, pre->dp, pre->dq, pre->dn, pre->face_first);
 }
 
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out) {

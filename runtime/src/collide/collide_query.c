@@ -177,6 +177,8 @@ static inline gait_vec3 turn_in(const double *r, gait_vec3 v) {
               r[2] * v.x + r[5] * v.y + r[8] * v.z);
 }
 
+static void take_hit(query *qy, const gait__tri_hit *hit, int tri_index);
+
 /* A candidate triangle through the kernel. flags carries its coincident group (landmark
  * triangles; 0 for terrain): an overlap reports the group's other indices with the same
  * contact, lowest first, while they still make the list; a sweep's hit is the group's first
@@ -206,7 +208,13 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
     bool hit = qy->kind == Q_RAY ? gait__ray_tri(qy->lp, qy->ld, t, &h)
                                  : gait__sweep_tri(qy->lp, qy->lq, qy->r, qy->ld, t, &h, !qy->brute,
                                                    qy->found ? qy->best_t : 1.0, memo);
-    if (!hit || !better(qy, h.t, qy->lm.index1, tri_index)) return;
+    if (hit) take_hit(qy, &h, tri_index);
+}
+
+/* A sweep's or ray's hit on triangle tri_index of the current frame: kept when it is the best. */
+static void take_hit(query *qy, const gait__tri_hit *hit, int tri_index) {
+    if (!better(qy, hit->t, qy->lm.index1, tri_index)) return;
+    gait__tri_hit h = *hit;
     qy->found = true;
     qy->best_t = h.t;
     qy->best_lm = qy->lm.index1;
@@ -742,35 +750,74 @@ static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3]
 #endif
 }
 
-/* Gathered triangle j through the kernel (its double form built the first time). */
-static void gathered_tri(query *qy, gather_mem *m, int j) {
+/* Gathered triangle j in doubles (built the first time a query reaches it). */
+static inline gait__tri *gathered_built(gather_mem *m, int j) {
     gather_tri *s = &m->tri[j];
     if (!s->built) {
         ltri_to_tri(s->src->v, s->src->flags, &m->dtri[j]);
         m->memo[j].ready = false;
         s->built = 1;
     }
-    on_tri(qy, &m->dtri[j], (int)s->src->index, s->src->flags, &m->memo[j]);
+    return &m->dtri[j];
 }
 
-#define GATHER_SORT 128 /* a long sweep's candidates put in order of entry (the rest after) */
+/* Gathered triangle j through the kernel. */
+static void gathered_tri(query *qy, gather_mem *m, int j) {
+    gait__tri *t = gathered_built(m, j);
+    const gait__ltri *src = m->tri[j].src;
+    on_tri(qy, t, (int)src->index, src->flags, &m->memo[j]);
+}
+
+#define GATHER_SORT 128 /* a sweep's candidates put in order of their bounds (the rest after) */
+
+/* The candidates of one run a query's box meets, in order of the earliest each can be met. */
+typedef struct cand_list {
+    int n;
+    double when[GATHER_SORT];
+    int tri[GATHER_SORT];
+    gait__sweep_pre pre[GATHER_SORT];
+} cand_list;
+
+static void cand_insert(cand_list *cl, double e, int j, const gait__sweep_pre *pre) {
+    int at = cl->n++;
+    while (at > 0 && cl->when[at - 1] > e) {
+        cl->when[at] = cl->when[at - 1];
+        cl->tri[at] = cl->tri[at - 1];
+        if (pre) cl->pre[at] = cl->pre[at - 1];
+        at--;
+    }
+    cl->when[at] = e;
+    cl->tri[at] = j;
+    if (pre) cl->pre[at] = *pre;
+}
+
+/* Entry time of a long query's centre ray into gathered triangle j's box (false: it misses). */
+static bool box_entry(const query *qy, const gather_mem *m, int j, double *e) {
+    double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
+    double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
+    return slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, e);
+}
 
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
- * landmark, four boxes at a time, the survivors through the kernels — a long sweep's nearest
- * first (the entry time of its centre's ray into each box, as the trees order their nodes), so
- * the kernels' bound on later triangles (the best hit so far) prunes the rest. */
+ * landmark, four boxes at a time. A sweep with more than one candidate puts them in order of the
+ * earliest each can be met (gait__sweep_tri_bound; a long sweep's also its centre's entry into
+ * the triangle's box, as the trees order their nodes), so the first hits found bound the rest and
+ * the walk stops at the first candidate that cannot beat the best; a long ray's go in order of
+ * its entry into their boxes (its kernel is cheap). */
 static void walk_gathered(query *qy, gait_gather *g) {
     const gait_collider *c = qy->c;
     const gait_filter *f = qy->f;
     if (c->terrain.present && !(f && f->skip_terrain)) walk_terrain(qy);
     if (f && f->skip_landmarks) return;
     gather_mem *m = g->internal;
-    bool timed = is_timed(qy);
+    bool timed = is_timed(qy), sweep = qy->kind == Q_SWEEP;
+    /* |d| in the gathered frames (never turned: the motion is the world's) */
+    double dl = sweep ? v3_len(qy->d) : 0;
+    cand_list cl;
     for (int r = 0; r < m->runs; r++) {
         const gather_run *run = &m->run[r];
         if (!enter_landmark(qy, run->slot, run->origin, NULL)) continue; /* static ones only */
-        double when[GATHER_SORT];
-        int order[GATHER_SORT], ns = 0;
+        int nc = 0;
         int end = run->first + run->count;
         for (int i = run->first; i < end; i += 4) {
             unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
@@ -783,27 +830,50 @@ static void walk_gathered(query *qy, gait_gather *g) {
                     float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
                     if (region_skips(qy, lo, hi)) continue;
                 }
-                if (!timed || ns == GATHER_SORT) {
-                    gathered_tri(qy, m, j);
+                if ((!timed && !sweep) || nc == GATHER_SORT) {
+                    gathered_tri(qy, m, j); /* in the gather's order: nothing depends on it */
                     continue;
                 }
-                double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
-                double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
-                double e;
-                if (!slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, &e)) continue;
-                int at = ns++;
-                while (at > 0 && when[at - 1] > e) {
-                    when[at] = when[at - 1];
-                    order[at] = order[at - 1];
-                    at--;
-                }
-                when[at] = e;
-                order[at] = j;
+                cl.tri[nc++] = j;
             }
         }
-        for (int k = 0; k < ns; k++) {
-            if (qy->found && when[k] > qy->best_t) break; /* entered after the best hit */
-            gathered_tri(qy, m, order[k]);
+        if (nc == 0) continue;
+        if (sweep && nc == 1 && !timed) {
+            gathered_tri(qy, m, cl.tri[0]);
+            continue;
+        }
+        /* the candidates' bounds, in order (cl.tri[k] read before cand_insert writes it: the
+         * insertion fills slots below k + 1 only) */
+        cl.n = 0;
+        for (int k = 0; k < nc; k++) {
+            int j = cl.tri[k];
+            double e;
+            if (sweep) {
+                gait__sweep_pre pre;
+                e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, gathered_built(m, j),
+                                          &m->memo[j], &pre);
+                if (!(e <= 1) || (qy->found && e > qy->best_t)) continue;
+                double s;
+                if (timed) {
+                    if (!box_entry(qy, m, j, &s)) continue;
+                    if (s > e) e = s;
+                }
+                cand_insert(&cl, e, j, &pre);
+            } else {
+                if (!box_entry(qy, m, j, &e)) continue;
+                cand_insert(&cl, e, j, NULL);
+            }
+        }
+        for (int k = 0; k < cl.n; k++) {
+            if (qy->found && cl.when[k] > qy->best_t) break; /* met after the best hit, if at all */
+            int j = cl.tri[k];
+            if (!sweep) {
+                gathered_tri(qy, m, j);
+                continue;
+            }
+            gait__tri_hit h;
+            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->dtri[j], &h, &m->memo[j], &cl.pre[k]))
+                take_hit(qy, &h, (int)m->tri[j].src->index);
         }
     }
     /* the moving landmarks are never gathered: through their trees, where they are now */
