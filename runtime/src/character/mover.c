@@ -69,6 +69,10 @@ static gait_capsule capsule_at(const gait_mover *m, gait_vec3 feet) {
                                margin keeps more triangles for every query to sift (0.5 m cost
                                1-3 % more instructions a step on the meadow, its mesh and the
                                level; 0.2-0.25 m gathers again too often) */
+#define GATHER_MARGIN_CROWDED 0.1 /* m gathered around a query where GATHER_MARGIN overflows the
+                               gather: a walk's next cast (6 m/s for 1/60 s). On the level scene
+                               0.05-0.1 m cost the fewest instructions (0: each cast just past
+                               the box gathers again; 0.2 m overflows again) */
 #define GATHER_SPAN 6.0     /* m: a query wider than this (a long probe down) gathers nothing
                                and asks the trees, rather than gathering a column of level */
 
@@ -104,6 +108,13 @@ gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const ga
     }
     gait_vec3 pad = v3(GATHER_MARGIN, GATHER_MARGIN, GATHER_MARGIN);
     if (gait_collider_gather(col, v3_sub(lo, pad), v3_add(hi, pad), g) != GAIT_OK) return NULL;
+    /* too crowded with the margin (a stair, props by a wall): a narrower one, when it fits,
+     * answers this query and the next ones of the step inside it from the gather, where the trees
+     * would answer each (a tree query costs several gathered ones); when it does not fit either,
+     * the trees answer the queries inside it (above) */
+    gait_vec3 near = v3(GATHER_MARGIN_CROWDED, GATHER_MARGIN_CROWDED, GATHER_MARGIN_CROWDED);
+    if (g->overflow && gait_collider_gather(col, v3_sub(lo, near), v3_add(hi, near), g) != GAIT_OK)
+        return NULL;
     return g;
 }
 
