@@ -92,16 +92,20 @@ static void moved_box(gait_vec3 a, gait_vec3 b, double r, gait_vec3 d, gait_vec3
     moved_span(a.z, b.z, d.z, r, &lo->z, &hi->z);
 }
 
+/* Whether the box lies in a region the gather found too crowded to hold (it overflowed there). */
+static bool gather_crowded(const gait_gather *g, const gait_collider *col, gait_vec3 lo, gait_vec3 hi) {
+    return g && g->collider == col && g->overflow && g->revision == gait_collider_revision(col) &&
+           lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
+           hi.y <= g->hi.y && hi.z <= g->hi.z;
+}
+
 gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const gait_filter *f,
                               gait_vec3 lo, gait_vec3 hi) {
     if (!g || (f && f->skip_landmarks)) return NULL;
     if (g->collider == col && gait_gather_holds(g, lo, hi)) return g;
     /* a region too crowded for the gather, gathered already: its queries ask the trees, rather
      * than gathering it again to overflow again */
-    if (g->collider == col && g->overflow && g->revision == gait_collider_revision(col) &&
-        lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
-        hi.y <= g->hi.y && hi.z <= g->hi.z)
-        return NULL;
+    if (gather_crowded(g, col, lo, hi)) return NULL;
     if (hi.x - lo.x > GATHER_SPAN || hi.y - lo.y > GATHER_SPAN || hi.z - lo.z > GATHER_SPAN) {
         /* too wide to gather: the gather answers it still if its first hit lies in the box */
         return g->collider == col ? g : NULL;
@@ -291,6 +295,16 @@ static bool landmarks_near(const gait_mover *m, gait_mover_cache *cache, gait_ve
             if (!empty) cache->hold = NEAR_HOLD;
         }
         return !empty;
+    }
+    /* more triangles in the capsule's box than the gather holds: near, and no cache to keep (the
+     * overlap would find more than NEAR_CONTACTS there, but it is asked of the trees and costs as
+     * much as a few hundred gathered queries). A wrong "near" costs casts that meet nothing. */
+    if (gather_crowded(m->gather, m->collider, glo, ghi)) {
+        if (cache) {
+            cache->valid = false;
+            cache->hold = NEAR_HOLD;
+        }
+        return true;
     }
     int n = gait_collider_capsule_overlap(m->collider, &c, &f, cp, NEAR_CONTACTS, &more);
     /* the nearest triangle's distance from the axis: the radius less the deepest contact */

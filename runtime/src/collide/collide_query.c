@@ -960,10 +960,10 @@ static void run(query *qy, gait_gather *g) {
         if (tried.found) {
             gait_vec3 lo, hi;
             motion_box(&tried, fmin(1.0, tried.best_t + 1e-9), &lo, &hi);
-            if (gather_holds(g, qy->c, lo, hi)) {
-                *qy = tried;
-                return;
-            }
+            /* the trees' answer all the same: the gathered hit is one of theirs, so the walk
+             * starts from it and skips every node entered after it */
+            *qy = tried;
+            if (gather_holds(g, qy->c, lo, hi)) return;
         }
     }
     walk(qy);
