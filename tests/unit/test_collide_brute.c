@@ -505,7 +505,14 @@ TEST(collide_sweep_pruning_keeps_every_hit_on_tessellations) {
     add_tris(c, t, n * n * 2, zero);
     add_box(c, 1, 0, 1, 2, 0.25f, 2); /* a kerb */
     free(t);
-    int hits = 0, mismatches = 0;
+    /* the same sweeps answered from a gather of their region: its candidates are tested in the
+     * order of the earliest each can be met, and ties on the grid's shared edges and vertices
+     * still go to the lowest triangle */
+    size_t gb = gait_gather_scratch_bytes(1024);
+    void *gmem = malloc(gb);
+    gait_gather g;
+    CHECK(gait_gather_init(&g, gmem, gb) == GAIT_OK);
+    int hits = 0, mismatches = 0, gathered_mismatches = 0, gathered = 0;
     for (int i = 0; i < 20000; i++) {
         /* a start on the grid's lines now and then (exact ties), else anywhere */
         double x = rr(&r, -5, 11), z = rr(&r, -5, 5);
@@ -527,8 +534,19 @@ TEST(collide_sweep_pruning_keeps_every_hit_on_tessellations) {
         bool fb = gait__capsule_sweep_ex(c, &cap, d, NULL, &hb, 1);
         hits += fa;
         if (fa != fb || (fa && !same_hit(&ha, &hb))) mismatches++;
+        gait_vec3 lo = {fmin(x, x + d.x) - rad - 0.1, fmin(cap.a.y, cap.a.y + d.y) - rad - 0.1, fmin(z, z + d.z) - rad - 0.1};
+        gait_vec3 hi = {fmax(x, x + d.x) + rad + 0.1, fmax(cap.b.y, cap.b.y + d.y) + rad + 0.1, fmax(z, z + d.z) + rad + 0.1};
+        if (gait_collider_gather(c, lo, hi, &g) != GAIT_OK || g.overflow) continue;
+        gait_hit hg;
+        memset(&hg, 0, sizeof hg);
+        bool fg = gait_gather_capsule_sweep(&g, &cap, d, NULL, &hg);
+        gathered++;
+        if (fg != fb || (fg && !same_hit(&hg, &hb))) gathered_mismatches++;
     }
     CHECK_EQ_INT(mismatches, 0);
+    CHECK_EQ_INT(gathered_mismatches, 0);
+    CHECK(gathered > 15000);
+    free(gmem);
     printf("  tessellations: %d sweeps, %d hits\n", 20000, hits);
     CHECK(hits > 5000);
     gait_collider_destroy(c);

@@ -47,6 +47,7 @@ typedef struct run_out {
     gait_vec3 feet[16];
     gait_move_result last[16];
     int grounded, walls;
+    int held, overflowed;       /* steps that ended with the gather holding its box, overflowing */
 } run_out;
 
 static void run(const gait_collider *c, gait_gather *g, run_out *out) {
@@ -71,6 +72,10 @@ static void run(const gait_collider *c, gait_gather *g, run_out *out) {
             vy[i] -= 9.81 / 60;
             gait_vec3 v = {4 * cos(a), vy[i], 4 * sin(a)};
             gait_mover_step(&m, &s[i], v, 1.0 / 60, &out->last[i]);
+            if (g && g->collider) {
+                out->overflowed += g->overflow;
+                out->held += !g->overflow;
+            }
             out->grounded += s[i].grounded;
             out->walls += out->last[i].wall;
         }
@@ -78,20 +83,30 @@ static void run(const gait_collider *c, gait_gather *g, run_out *out) {
     for (int i = 0; i < 16; i++) out->feet[i] = s[i].feet;
 }
 
+#define MIDDLE_GATHER 12 /* triangles: the course's open ground fits, its stairs and boxes do not */
+
 TEST(mover_gather_changes_no_bit) {
     gait_world *w = field();
     const gait_collider *c = gait_world_collider_const(w);
     size_t nb = gait_gather_scratch_bytes(1024), nt = gait_gather_scratch_bytes(2);
-    void *big = malloc(nb), *tiny = malloc(nt);
-    gait_gather gb, gt;
+    size_t nm = gait_gather_scratch_bytes(MIDDLE_GATHER);
+    void *big = malloc(nb), *tiny = malloc(nt), *middle = malloc(nm);
+    gait_gather gb, gt, gm;
     CHECK(gait_gather_init(&gb, big, nb) == GAIT_OK);
     CHECK(gait_gather_init(&gt, tiny, nt) == GAIT_OK);
-    static run_out plain, gathered, overflowing;
+    CHECK(gait_gather_init(&gm, middle, nm) == GAIT_OK);
+    static run_out plain, gathered, overflowing, crowded;
     run(c, NULL, &plain);
     run(c, &gb, &gathered);
     run(c, &gt, &overflowing);
+    run(c, &gm, &crowded);
     CHECK(memcmp(plain.feet, gathered.feet, sizeof plain.feet) == 0);
     CHECK(memcmp(plain.feet, overflowing.feet, sizeof plain.feet) == 0);
+    /* a gather that holds some steps' regions and not others (the narrower margin where the
+     * wide one overflows, the trees where neither fits, the near test's crowded answer) */
+    CHECK(memcmp(plain.feet, crowded.feet, sizeof plain.feet) == 0);
+    CHECK(memcmp(plain.last, crowded.last, sizeof plain.last) == 0);
+    CHECK(crowded.held > 1000 && crowded.overflowed > 100);
     CHECK(memcmp(plain.last, gathered.last, sizeof plain.last) == 0);
     CHECK_EQ_INT(plain.grounded, gathered.grounded);
     CHECK_EQ_INT(plain.walls, gathered.walls);
@@ -101,8 +116,46 @@ TEST(mover_gather_changes_no_bit) {
     /* and the gather was used (it was gathered from this collider) */
     CHECK(gb.collider == c);
     printf("  16 movers x 600 steps: %d grounded, %d walls met\n", plain.grounded, plain.walls);
+    printf("  a gather of %d: %d steps held, %d overflowed\n", MIDDLE_GATHER, crowded.held, crowded.overflowed);
     free(big);
     free(tiny);
+    free(middle);
+    gait_world_destroy(w);
+}
+
+/* A query in a crowded spot: where the gather's usual margin takes in more triangles than it
+ * holds, it gathers again with the narrower one and answers from that; where even that is too
+ * many, the trees answer (NULL), and a query inside the region asks the trees without gathering
+ * again. */
+TEST(a_crowded_gather_narrows_its_margin) {
+    gait_world *w = bw_world(NULL);
+    for (int k = 0; k < 5; k++) /* 12 triangles each, 0.25 m apart */
+        bw_box(w, 0.45 * k, 0, 0, 0.45 * k + 0.2, 0.2, 0.2);
+    const gait_collider *c = gait_world_collider_const(w);
+    size_t nb = gait_gather_scratch_bytes(24);
+    void *mem = malloc(nb);
+    gait_gather g;
+    CHECK(gait_gather_init(&g, mem, nb) == GAIT_OK);
+    /* around the third box: 0.35 m takes in three boxes (36 triangles), 0.1 m one */
+    gait_vec3 lo = {0.85, 0.05, 0.05}, hi = {1.15, 0.15, 0.15};
+    gait_gather *got = gait__gather_for(c, &g, NULL, lo, hi);
+    CHECK(got == &g && !g.overflow && g.count == 12);
+    CHECK(fabs(g.lo.x - (lo.x - 0.1)) < 1e-12 && fabs(g.hi.x - (hi.x + 0.1)) < 1e-12);
+    /* the same answer as the trees' */
+    gait_capsule cap = {{1.0, 0.6, -0.5}, {1.0, 0.6, -0.5}, 0.05};
+    gait_hit ha, hb;
+    gait_vec3 d = {0, -0.5, 0.6};
+    bool fa = gait_gather_capsule_sweep(&g, &cap, d, NULL, &ha);
+    bool fb = gait_collider_capsule_sweep(c, &cap, d, NULL, &hb);
+    CHECK(fa && fb && memcmp(&ha, &hb, sizeof ha) == 0);
+    /* a box over all five: too many even with the narrow margin: the gather is left overflowing
+     * (its queries ask the trees), and a query inside the region asks the trees at once */
+    gait_vec3 wlo = {0.0, 0.05, 0.05}, whi = {2.0, 0.15, 0.15};
+    got = gait__gather_for(c, &g, NULL, wlo, whi);
+    CHECK((got == NULL || got->overflow) && g.overflow);
+    gait_vec3 ilo = {0.1, 0.06, 0.06}, ihi = {1.9, 0.14, 0.14};
+    CHECK(gait__gather_for(c, &g, NULL, ilo, ihi) == NULL);
+    free(mem);
     gait_world_destroy(w);
 }
 
