@@ -436,6 +436,43 @@ typedef struct approach {
     bool face_first;            /* no edge or vertex can be met before the face */
 } approach;
 
+/* The capsule on one side of the plane, beyond r, moving towards it (false otherwise): t_plane
+ * when its nearer end comes within r of the plane, out_max how far its axis then lies beyond the
+ * edges' lines at most (<= 0: inside every one), face_first as in `approach`. A t_plane past
+ * t_stop (+ 1e-9) is all there is to know: out_max 0, face_first false. */
+static inline bool plane_side(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl, const edge_planes *ep,
+                       double dp, double dq, double dn, double t_stop, double *t_plane,
+                       double *out_max, bool *face_first) {
+    double side = dp >= 0 ? 1 : -1, sp = side * dp, sq = side * dq, sn = side * dn;
+    if (!(sp >= r && sq >= r && sn < -1e-6 * dl)) return false;
+    double tp = (dmin(sp, sq) - r) / -sn;
+    *t_plane = tp;
+    *out_max = 0;
+    *face_first = false;
+    if (tp > t_stop + 1e-9) return true;
+    gait_vec3 y0 = v3_mad(p, d, tp), y1 = v3_mad(q, d, tp);
+    double out = -INFINITY, in_min = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        double o0 = v3_dot(ep->m[i], y0) - ep->o[i], o1 = v3_dot(ep->m[i], y1) - ep->o[i];
+        out = dmax(out, dmin(o0, o1));
+        in_min = dmin(in_min, dmin(-o0, -o1));
+    }
+    *out_max = out;
+    *face_first = in_min > 0 && sqrt(r * r + in_min * in_min) - r > PRUNE_TIME_GAP;
+    return true;
+}
+
+/* The earliest the capsule can touch the triangle once its nearer end is within r of the plane
+ * at t_plane, its axis then out_max beyond an edge's line: it has sqrt(r^2 + out_max^2) - r to
+ * travel (less PRUNE_TIME_GAP) at |d| = dl a unit of time; t_plane less 1e-9 when inside. */
+static inline double plane_bound(double r, double dl, double t_plane, double out_max) {
+    if (out_max > 0) {
+        double travel = sqrt(r * r + out_max * out_max) - r - PRUNE_TIME_GAP;
+        if (travel > 0) return t_plane + travel / dl;
+    }
+    return t_plane - 1e-9;
+}
+
 static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const edge_planes *ep,
                                double dp, double dq, double dn, double t_bound) {
     approach ap = {false, false};
@@ -444,26 +481,10 @@ static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, 
         ap.none = true;
         return ap;
     }
-    double side = dp >= 0 ? 1 : -1, sp = side * dp, sq = side * dq, sn = side * dn;
-    double dl = v3_len(d);
-    if (!(sp >= r && sq >= r && sn < -1e-6 * dl)) return ap;
-    double t_plane = (dmin(sp, sq) - r) / -sn;
-    if (t_plane > t_bound + 1e-9) {
-        ap.none = true;
+    double t_plane, out_max, dl = v3_len(d);
+    if (!plane_side(p, q, r, d, dl, ep, dp, dq, dn, t_bound, &t_plane, &out_max, &ap.face_first))
         return ap;
-    }
-    gait_vec3 y0 = v3_mad(p, d, t_plane), y1 = v3_mad(q, d, t_plane);
-    double out_max = -INFINITY, in_min = INFINITY;
-    for (int i = 0; i < 3; i++) {
-        double o0 = v3_dot(ep->m[i], y0) - ep->o[i], o1 = v3_dot(ep->m[i], y1) - ep->o[i];
-        out_max = dmax(out_max, dmin(o0, o1));
-        in_min = dmin(in_min, dmin(-o0, -o1));
-    }
-    if (out_max > 0) {
-        double travel = sqrt(r * r + out_max * out_max) - r - PRUNE_TIME_GAP;
-        if (travel > 0 && t_plane + travel / dl > t_bound) ap.none = true;
-    }
-    if (in_min > 0 && sqrt(r * r + in_min * in_min) - r > PRUNE_TIME_GAP) ap.face_first = true;
+    if (plane_bound(r, dl, t_plane, out_max) > t_bound) ap.none = true;
     return ap;
 }
 
@@ -485,26 +506,11 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
         if (!(k < 0)) return INFINITY;
         bound = dmax(bound, s / -k);
     }
-    /* the plane, and beside it: plane_approach's bounds, with its margins */
+    /* the plane, and beside it: plane_approach's bound */
     bool face_first = false;
-    double side = dp >= 0 ? 1 : -1, sp = side * dp, sq = side * dq, sn = side * dn;
-    if (sp >= r && sq >= r && sn < -1e-6 * dl) {
-        double t_plane = (dmin(sp, sq) - r) / -sn;
-        double at = t_plane - 1e-9;
-        gait_vec3 y0 = v3_mad(p, d, t_plane), y1 = v3_mad(q, d, t_plane);
-        double out_max = -INFINITY, in_min = INFINITY;
-        for (int i = 0; i < 3; i++) {
-            double o0 = v3_dot(ep->m[i], y0) - ep->o[i], o1 = v3_dot(ep->m[i], y1) - ep->o[i];
-            out_max = dmax(out_max, dmin(o0, o1));
-            in_min = dmin(in_min, dmin(-o0, -o1));
-        }
-        if (out_max > 0) {
-            double travel = sqrt(r * r + out_max * out_max) - r - PRUNE_TIME_GAP;
-            if (travel > 0) at = t_plane + travel / dl;
-        }
-        if (in_min > 0 && sqrt(r * r + in_min * in_min) - r > PRUNE_TIME_GAP) face_first = true;
-        bound = dmax(bound, at);
-    }
+    double t_plane, out_max;
+    if (plane_side(p, q, r, d, dl, ep, dp, dq, dn, 1.0, &t_plane, &out_max, &face_first))
+        bound = dmax(bound, plane_bound(r, dl, t_plane, out_max));
     if (bound > 1) return INFINITY;
     pre->dp = dp;
     pre->dq = dq;
