@@ -403,7 +403,31 @@ static bool region_skips(const query *qy, const float lo[3], const float hi[3]) 
 
 static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const float hi[3]);
 
-static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint32_t count) {
+/* A short sweep's candidates in one landmark's tree, kept in doubles with their edge planes until
+ * the walk is done, then tested as a gather's are: in the order of the earliest each can be met,
+ * stopping at the first that cannot beat the best (a crowded spot's sweeps, which no gather
+ * holds, test a few instead of all). Past TREE_SORT they are tested at once. */
+#define TREE_SORT 64
+typedef struct tree_cands {
+    int n;
+    gait__tri tri[TREE_SORT];
+    gait__edge_memo memo[TREE_SORT];
+    int index[TREE_SORT];
+} tree_cands;
+
+static bool tree_keep(tree_cands *tc, const gait__ltri *s) {
+    if (tc->n == TREE_SORT) return false;
+    int k = tc->n++;
+    ltri_to_tri(s->v, s->flags, &tc->tri[k]);
+    tc->memo[k].ready = false;
+    tc->index[k] = (int)s->index;
+    return true;
+}
+
+static void tree_sweep_kept(query *qy, tree_cands *tc);
+
+/* tc: a short sweep's list to keep the candidates in (NULL: tested at once) */
+static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint32_t count, tree_cands *tc) {
     gait__tri tri;
     for (uint32_t i = first; i < first + count; i++) {
         const gait__ltri *s = &lm->tris[i];
@@ -418,6 +442,7 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
             continue;
         }
         if (qy->region_filter && region_skips(qy, lo, hi)) continue;
+        if (tc && tree_keep(tc, s)) continue;
         ltri_to_tri(s->v, s->flags, &tri);
         on_tri(qy, &tri, (int)s->index, s->flags, NULL);
     }
@@ -492,10 +517,15 @@ static void walk_landmark(query *qy, int slot) {
     const gait__landmark *lm = qy->c->slot[slot];
     if (!enter_landmark(qy, slot, lm->origin, lm->rotated ? lm->rot : NULL)) return;
     if (qy->brute) {
-        leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count);
+        leaf_tris(qy, lm, 0, (uint32_t)lm->tri_count, NULL);
         return;
     }
     bool timed = is_timed(qy);
+    tree_cands tc_mem, *tc = NULL;
+    if (!timed && qy->kind == Q_SWEEP) {
+        tc_mem.n = 0;
+        tc = &tc_mem;
+    }
     uint32_t stack[GAIT__STACK_SIZE];
     double enter_at[GAIT__STACK_SIZE];
     int sp = 0;
@@ -512,7 +542,7 @@ static void walk_landmark(query *qy, int slot) {
                 int k = __builtin_ctz(mask);
                 mask &= mask - 1;
                 if (nd->count[k]) {
-                    leaf_tris(qy, lm, nd->child[k], nd->count[k]);
+                    leaf_tris(qy, lm, nd->child[k], nd->count[k], tc);
                 } else {
                     stack[sp] = nd->child[k];
                     enter_at[sp++] = 0;
@@ -542,13 +572,14 @@ static void walk_landmark(query *qy, int slot) {
         }
         /* leaves now, nearest first; inner nodes pushed farthest first so the nearest pops next */
         for (int i = 0; i < nk; i++)
-            if (nd->count[kids[i]]) leaf_tris(qy, lm, nd->child[kids[i]], nd->count[kids[i]]);
+            if (nd->count[kids[i]]) leaf_tris(qy, lm, nd->child[kids[i]], nd->count[kids[i]], NULL);
         for (int i = nk - 1; i >= 0; i--)
             if (!nd->count[kids[i]]) {
                 stack[sp] = nd->child[kids[i]];
                 enter_at[sp++] = when[i];
             }
     }
+    if (tc) tree_sweep_kept(qy, tc);
 }
 
 static bool box_reached(const query *qy, const gait__landmark *lm) {
@@ -796,6 +827,30 @@ static bool box_entry(const query *qy, const gather_mem *m, int j, double *e) {
     double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
     double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
     return slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, e);
+}
+
+/* A short sweep's kept tree candidates through the kernel, in order of their bounds. */
+static void tree_sweep_kept(query *qy, tree_cands *tc) {
+    if (tc->n == 1) {
+        on_tri(qy, &tc->tri[0], tc->index[0], 0, &tc->memo[0]);
+        return;
+    }
+    cand_list cl;
+    cl.n = 0;
+    double dl = v3_len(qy->ld); /* the frame's motion (a turned landmark's turned) */
+    for (int k = 0; k < tc->n; k++) {
+        gait__sweep_pre pre;
+        double e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, &tc->tri[k], &tc->memo[k], &pre);
+        if (!(e <= 1) || (qy->found && e > qy->best_t)) continue;
+        cand_insert(&cl, e, k, &pre);
+    }
+    for (int i = 0; i < cl.n; i++) {
+        if (qy->found && cl.when[i] > qy->best_t) break; /* met after the best hit, if at all */
+        int k = cl.tri[i];
+        gait__tri_hit h;
+        if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &tc->tri[k], &h, &tc->memo[k], &cl.pre[i]))
+            take_hit(qy, &h, tc->index[k]);
+    }
 }
 
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
