@@ -4,6 +4,7 @@
  * stairs with no gather, with one gather shared by all of them, and with a gather too small to
  * hold anything (every query falls back to the trees); a world whose collider changes every step
  * (no gather nor last scan is ever reused) runs the same inputs as a plain one. */
+#include <stddef.h>
 #include <string.h>
 
 #include "gait/mover.h"
@@ -147,7 +148,9 @@ TEST(a_crowded_gather_narrows_its_margin) {
     gait_vec3 d = {0, -0.5, 0.6};
     bool fa = gait_gather_capsule_sweep(&g, &cap, d, NULL, &ha);
     bool fb = gait_collider_capsule_sweep(c, &cap, d, NULL, &hb);
-    CHECK(fa && fb && memcmp(&ha, &hb, sizeof ha) == 0);
+    /* member by member up to the flags: the struct's tail padding is not part of the answer */
+    CHECK(fa && fb && memcmp(&ha, &hb, offsetof(gait_hit, start_solid)) == 0 &&
+          ha.start_solid == hb.start_solid && ha.back == hb.back);
     /* a box over all five: too many even with the narrow margin: the gather is left overflowing
      * (its queries ask the trees), and a query inside the region asks the trees at once */
     gait_vec3 wlo = {0.0, 0.05, 0.05}, whi = {2.0, 0.15, 0.15};
