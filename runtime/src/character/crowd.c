@@ -287,10 +287,11 @@ static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
     if (self->y0 > o->y1) dy = self->y0 - o->y1;
     else if (self->y1 < o->y0) dy = self->y1 - o->y0;
     double d2 = dx * dx + dy * dy + dz * dz;
-    if (o->radius == b->crowd->max_radius ? d2 > reach2
-                                          : d2 > reach_of(self->radius + o->radius, b->covered) *
-                                                     reach_of(self->radius + o->radius, b->covered))
-        return;
+    if (o->radius != b->crowd->max_radius) {
+        double reach = reach_of(self->radius + o->radius, b->covered);
+        reach2 = reach * reach;
+    }
+    if (d2 > reach2) return;
     double clearance;
     gait__bound bd = pair_bound(self, o, &clearance);
     if (clearance <= b->covered) keep(b, bd, clearance, clear);
