@@ -12,8 +12,11 @@
  *            190 m, on one thread: the plaza's cost over the spread's, and the deepest any two
  *            capsules overlapped in the plaza over the run.
  *
- *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
+ *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] [--only plaza|spread]
  *
+ * --only runs one crowd alone for S steps (for a profiler: under callgrind,
+ * --toggle-collect=gait_world_step counts just the steps) and prints the simulation hash at the
+ * end: a change meant to be faster only must leave it as it was.
  * Quick by default (120 timed steps a run, 3 runs; the plaza 300 steps); --full times 600 steps
  * a run and plays the plaza for 10 minutes of simulated time (36,000 steps). Wall-clock times:
  * the machine's load average is printed before and after, for the figures to be read against. */
@@ -354,6 +357,8 @@ static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
 
 /* us per character-step over `steps` timed steps (after 60 of warm-up); the deepest overlap
  * over every step when `watch`. */
+static uint64_t last_hash; /* the simulation hash at the end of the last crowd_run */
+
 static double crowd_run(bool plaza, bool contact, int steps, bool watch, double *worst) {
     gait_character_id *ids = malloc(sizeof *ids * CROWD_N);
     gait_world *w = ids ? crowd_world(plaza, contact, ids) : NULL;
@@ -373,6 +378,7 @@ static double crowd_run(bool plaza, bool contact, int steps, bool watch, double 
             if (o > *worst) *worst = o;
         }
     }
+    last_hash = gait_world_simulation_hash(w);
     gait_world_destroy(w);
     free(ids);
     return t * 1e6 / ((double)steps * CROWD_N);
@@ -399,14 +405,17 @@ static void bench_crowd(int steps, int reps, int watch_steps) {
 int main(int argc, char **argv) {
     bool full = false;
     int chars = 10000, steps = 0, reps = 3, crowd_steps = 0;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full")) full = true;
         else if (!strcmp(argv[i], "--chars") && i + 1 < argc) chars = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--crowd-steps") && i + 1 < argc) crowd_steps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]\n");
+            fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] "
+                            "[--only plaza|spread]\n");
             return 2;
         }
     }
@@ -415,6 +424,18 @@ int main(int argc, char **argv) {
     if (chars < 1 || steps < 1 || reps < 1 || reps > 16 || crowd_steps < 1) {
         fprintf(stderr, "bench_crowd: chars, steps, crowd steps >= 1, reps in 1..16\n");
         return 2;
+    }
+    if (only) { /* one crowd alone, for a profiler: callgrind --toggle-collect=gait_world_step */
+        bool plaza = !strcmp(only, "plaza");
+        if (!plaza && strcmp(only, "spread")) {
+            fprintf(stderr, "bench_crowd: --only takes plaza or spread\n");
+            return 2;
+        }
+        double worst;
+        double us = crowd_run(plaza, true, steps, false, &worst);
+        printf("crowd of %d, contact on, 1 worker, %s alone: %.3f us per character-step (simulation "
+               "hash at the end %016llx)\n", CROWD_N, only, us, (unsigned long long)last_hash);
+        return 0;
     }
     load_line("before");
     bench_create(100000, reps);

@@ -80,11 +80,15 @@ void gait__crowd_free(gait__crowd *c, const gait_hooks *h) {
     memset(c, 0, sizeof *c);
 }
 
+/* floor(v / CELL) clamped to +-1e9 (far out a cell holds more, the answers stay right); the
+ * truncation corrected below zero, as floor() would give it (a libm call a gather made four
+ * times). CELL is 1 m: v / CELL is v. */
 static int32_t cell_of(double v) {
-    double c = floor(v / CELL);
-    if (c < -1e9) c = -1e9; /* far out: clamped (a cell holds more, the answers stay right) */
-    if (c > 1e9) c = 1e9;
-    return (int32_t)c;
+    v /= CELL;
+    if (v < -1e9) return -1000000000;
+    if (v >= 1e9) return 1000000000;
+    int32_t c = (int32_t)v;
+    return (double)c > v ? c - 1 : c;
 }
 
 static uint32_t bucket_of(int32_t cx, int32_t cz, uint32_t mask) {
@@ -275,13 +279,19 @@ static void keep(gait_mover_bodies *b, gait__bound bd, double clearance, double 
     clear[k] = clearance;
 }
 
-/* reach2: the square of the reach with the largest radius (the gather's), which no pair's
- * reach exceeds: a body farther apart across the ground alone is out before anything else. A
- * body of that radius (a crowd of one body type: all of them) has that very reach. */
+/* Whether o lies farther across the ground than the reach with the largest radius (the
+ * gather's, reach2 its square), which no pair's reach exceeds: out before anything else (most
+ * of the entries a gather reads, tested in its loop). */
+static inline bool beyond(const gait__crowd_entry *self, const gait__crowd_entry *o, double reach2) {
+    double dx = self->x - o->x, dz = self->z - o->z;
+    return dx * dx + dz * dz > reach2;
+}
+
+/* o, within reach2 across the ground (beyond() is false). A body of the largest radius (a crowd
+ * of one body type: all of them) has that very reach. */
 static void consider(gait_mover_bodies *b, const gait__crowd_entry *self,
                      const gait__crowd_entry *o, double reach2, double *clear) {
     double dx = self->x - o->x, dz = self->z - o->z, dy = 0;
-    if (dx * dx + dz * dz > reach2) return;
     if (o->slot == self->slot || !(self->layer & o->mask) || !(o->layer & self->mask)) return;
     /* too far apart for their plane to lie within reach: no need to build it */
     if (self->y0 > o->y1) dy = self->y0 - o->y1;
@@ -316,17 +326,19 @@ static void gather(gait_mover_bodies *b, double covered) {
         if (hz > c->depth - 1) hz = c->depth - 1;
         for (int64_t row = lz; row <= hz && lx <= hx; row++) {
             const int *start = c->bucket_start + row * c->width;
-            for (int k = start[lx]; k < start[hx + 1]; k++) consider(b, self, &c->entries[k], reach2, clear);
+            for (int k = start[lx]; k < start[hx + 1]; k++)
+                if (!beyond(self, &c->entries[k], reach2)) consider(b, self, &c->entries[k], reach2, clear);
         }
     } else if ((double)(x1 - x0 + 1) * (double)(z1 - z0 + 1) > MAX_CELLS) {
-        for (int k = 0; k < c->count; k++) consider(b, self, &c->entries[k], reach2, clear);
+        for (int k = 0; k < c->count; k++)
+            if (!beyond(self, &c->entries[k], reach2)) consider(b, self, &c->entries[k], reach2, clear);
     } else {
         for (int32_t cz = z0; cz <= z1; cz++)
             for (int32_t cx = x0; cx <= x1; cx++) {
                 uint32_t bk = bucket_of(cx, cz, c->bucket_mask);
                 for (int k = c->bucket_start[bk]; k < c->bucket_start[bk + 1]; k++) {
                     const gait__crowd_entry *o = &c->entries[k];
-                    if (o->cx == cx && o->cz == cz) consider(b, self, o, reach2, clear);
+                    if (o->cx == cx && o->cz == cz && !beyond(self, o, reach2)) consider(b, self, o, reach2, clear);
                 }
             }
     }
