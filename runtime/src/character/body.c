@@ -611,8 +611,15 @@ typedef struct body_move {
     bool may_land;              /* a floor the settle pass meets grounds the body */
 } body_move;
 
+/* the way the body faces (its yaw's sine and cosine, remembered: core/trig.h) */
+static gait_vec3 yaw_facing(gait__character *ch) {
+    double s, c;
+    gait__sincos(&ch->yaw_trig, ch->yaw, &s, &c);
+    return v3(s, 0, c);
+}
+
 static void face_move(body_move *bm) {
-    if (bm->in->moving) bm->ch->yaw = atan2(bm->in->dir_n.x, bm->in->dir_n.z);
+    if (bm->in->moving) bm->ch->yaw = gait__atan2(&bm->ch->heading_trig, bm->in->dir_n.x, bm->in->dir_n.z);
 }
 
 /* A kit's mode may let the water's surface hold the feet (an alternate sprint over a lake): feet
@@ -637,7 +644,7 @@ static void move_on_foot(body_move *bm) {
     gait__body *b = &bm->ch->body;
     const gait__intent *in = bm->in;
     double speed = state_speed(bm->num, bm->state);
-    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 facing = yaw_facing(bm->ch);
     gait_vec3 hd = in->dir_n;
     if (bm->state == GAIT_STATE_DASH && !in->moving) hd = facing; /* a dash with no move goes ahead */
     face_move(bm);
@@ -663,7 +670,7 @@ static void move_in_air(body_move *bm) {
     const gait_locomotion *num = bm->num;
     gait_state s = bm->state;
     double dt = bm->dt;
-    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 facing = yaw_facing(bm->ch);
     gait_vec3 v = b->vel;
     gait_vec3 delta;
     if (s == GAIT_STATE_GLIDE) {
@@ -728,7 +735,7 @@ static void move_on_wall(body_move *bm) {
     gait__body *b = &bm->ch->body;
     const gait__intent *in = bm->in;
     const gait_locomotion *num = bm->num;
-    gait_vec3 facing = v3(sin(bm->ch->yaw), 0, cos(bm->ch->yaw));
+    gait_vec3 facing = yaw_facing(bm->ch);
     gait_vec3 n = v3_norm(b->wall_normal);
     if (v3_len2(n) < 0.5) n = v3_neg(facing);
     gait_vec3 nh = v3_norm(horizontal(n));
@@ -802,7 +809,9 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
                      gait__character *ch, const gait__intent *in, const gait_locomotion *num,
                      gait_state from, double dt) {
     gait_mover m;
-    body_mover(col, ch, num, &m);
+    gait__mover_init_cos(&m, col, num->capsule_radius,
+                         gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num), num->step_height,
+                         num->max_walk_slope, gait__cos(&ch->walk_slope_trig, num->max_walk_slope));
     m.gather = gather;
     m.bodies = bodies;
     gait__body *b = &ch->body;

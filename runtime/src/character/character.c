@@ -474,6 +474,10 @@ static const gait__lfield character_rows[] = {
     GAIT__LUINT(gait__character, steps, 0, GAIT__LU64_ANY),
     GAIT__LSTRUCT(gait__character, body, gait__body_layout),
     GAIT__LSTRUCT(gait__character, crouch, gait__crouch_layout),
+    GAIT__LCACHE(gait__character, yaw_trig), /* remembered trigonometry (core/trig.h) */
+    GAIT__LCACHE(gait__character, camera_trig),
+    GAIT__LCACHE(gait__character, heading_trig),
+    GAIT__LCACHE(gait__character, walk_slope_trig),
     GAIT__LSTRUCT(gait__character, trav, gait__traverse_layout),
     GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),
     GAIT__LSTRUCT(gait__character, motion, gait__motion_layout),

@@ -9,6 +9,7 @@
 #include "gait/camera.h"
 #include "gait/world.h"
 #include "body.h"
+#include "core/trig.h"
 #include "crouch.h"
 #include "motion.h"
 #include "traverse_internal.h"
@@ -71,6 +72,12 @@ typedef struct gait__character {
     uint64_t steps;
     gait__body body;                   /* the body's memory between steps (body.c) */
     gait__crouch crouch;               /* the crouch's (crouch.c) */
+    /* the step's trigonometry of its yaw, its camera's yaw, its stick's heading and its walkable
+     * slope, remembered
+     * (core/trig.h: the same bits as the calls; a cache, not state: snapshots hold it as zeros) */
+    gait__sincos_memo yaw_trig, camera_trig;
+    gait__atan2_memo heading_trig;
+    gait__cos_memo walk_slope_trig;
     /* Last, the three parts whose tails a create leaves alone (character.c): the traversal's
      * last scan (read only once scanned), the anim's clip map (the shared default until a state
      * is renamed) and the motion's large parts (read only while in use). Everything before the

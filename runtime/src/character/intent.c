@@ -41,7 +41,9 @@ void gait__intent_read(gait__character *ch, const gait_locomotion *n, gait__inte
 
     /* against the camera: forward is the camera's yaw, right is 90 deg clockwise of it */
     double cy = ch->camera_yaw;
-    gait_vec3 fwd = v3(sin(cy), 0, cos(cy)), right = v3(-cos(cy), 0, sin(cy));
+    double sy, cyc;
+    gait__sincos(&ch->camera_trig, cy, &sy, &cyc);
+    gait_vec3 fwd = v3(sy, 0, cyc), right = v3(-cyc, 0, sy);
     out->dir = v3_add(v3_scale(fwd, my), v3_scale(right, mx));
     double stick = v3_len(out->dir);
     out->moving = stick > n->move_epsilon;

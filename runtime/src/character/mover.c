@@ -891,12 +891,17 @@ static bool end_step(const gait_mover *m, gait_vec3 start, gait_vec3 *feet, bool
 
 void gait_mover_init(gait_mover *m, const gait_collider *collider, double radius, double height,
                       double step_height, double max_walk_slope) {
+    gait__mover_init_cos(m, collider, radius, height, step_height, max_walk_slope, cos(max_walk_slope));
+}
+
+void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double radius, double height,
+                          double step_height, double max_walk_slope, double cos_walkable) {
     memset(m, 0, sizeof *m);
     m->collider = collider;
     m->radius = radius;
     m->height = height < 2 * radius ? 2 * radius : height;
     m->step_height = step_height;
-    m->cos_walkable = cos(max_walk_slope);
+    m->cos_walkable = cos_walkable;
     m->filter.skip_terrain = true;
     m->filter.walkable_slope = max_walk_slope;
 }

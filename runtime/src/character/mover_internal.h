@@ -53,6 +53,9 @@ void gait__mover_fly_steered(const gait_mover *m, gait_vec3 *feet, gait_vec3 del
                              gait_mover_cache *near, gait_move_result *r);
 /* Whether the capsule at feet lies in no landmark deeper than the settle pass allows (1 cm). */
 bool gait__mover_free(const gait_mover *m, gait_vec3 feet);
+/* gait_mover_init with cos(max_walk_slope) given (a caller that remembers it: core/trig.h). */
+void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double radius, double height,
+                          double step_height, double max_walk_slope, double cos_walkable);
 /* One sweep of the capsule at feet by d (the mover's filter), against the landmarks only: the
  * body's probes for a wall or a floor, which another character never is. */
 bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit);

@@ -32,7 +32,7 @@
 
 /* ---- gates ------------------------------------------------------------------------------- */
 
-static void gates_input(const gait_world *w, const gait__character *ch, const gait__intent *in,
+static void gates_input(const gait_world *w, gait__character *ch, const gait__intent *in,
                         const gait_locomotion *num, const gait__senses *sn, double dt,
                         gait__gates_in *g) {
     g->phase = ch->phase; /* every member set below: no memset on the step's path */
@@ -53,7 +53,9 @@ static void gates_input(const gait_world *w, const gait__character *ch, const ga
     g->can_traverse = w->traverse_table.count > 0;
     g->auto_stand_seconds = w->traverse_table.auto_crouch_stand_seconds;
     g->move_dir = in->dir_n;
-    g->facing = v3(sin(ch->yaw), 0, cos(ch->yaw));
+    double s, c;
+    gait__sincos(&ch->yaw_trig, ch->yaw, &s, &c);
+    g->facing = v3(s, 0, c);
     g->speed = sqrt(ch->velocity.x * ch->velocity.x + ch->velocity.z * ch->velocity.z);
     g->on_terrain_wall = ch->body.on_terrain_wall;
     g->wall_normal = ch->body.wall_normal;
