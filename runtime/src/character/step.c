@@ -299,13 +299,19 @@ bool gait__character_hooked(const gait__character *ch) {
     return ch->gate_hook != NULL || ch->trav.hook != NULL || ch->motion.hook != NULL;
 }
 
-void gait__world_step_range(gait_world *w, int first, int end, double dt, bool hooked,
-                            uint32_t worker) {
+int gait__world_step_range(gait_world *w, int first, int end, double dt, bool hooked,
+                           uint32_t worker) {
     gait_gather *gather = &w->gathers[worker];
+    int passed = 0;
     for (int i = first; i < end; i++) {
         gait__character *ch = &w->characters[i];
-        if (!ch->alive || gait__character_hooked(ch) != hooked) continue;
+        if (!ch->alive) continue;
+        if (gait__character_hooked(ch) != hooked) {
+            passed++;
+            continue;
+        }
         gait_character_id id = {i + 1, ch->generation};
         step_character(w, id, ch, dt, gather, gait__own_gather(w, i, gather));
     }
+    return passed;
 }

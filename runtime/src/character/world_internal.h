@@ -72,6 +72,8 @@ struct gait_world {
     /* Every live character's feet as the step began, [capacity]: what a kit's move toward a
      * character heads for (motion.c), the same whichever order or thread steps the two. */
     gait_vec3 *step_feet;
+    int *hooked_seen;                  /* [workers * GAIT__SEEN_STRIDE]: the hooked characters each
+                                          worker's ranges passed over this step (a line each) */
 };
 
 /* Triangles the world's gather holds: a character's region on the densest level measured keeps
@@ -118,7 +120,10 @@ bool gait__character_hooked(const gait__character *ch);
  * `hooked`, else only those without. A character's step writes only that character and reads
  * of the others only what the step began with: separate ranges may run at once. `worker`
  * (0 .. workers - 1) names the thread's scratch (its gather). */
-void gait__world_step_range(gait_world *world, int first, int end, double dt, bool hooked,
-                            uint32_t worker);
+int gait__world_step_range(gait_world *world, int first, int end, double dt, bool hooked,
+                           uint32_t worker);
+/* Returns how many live characters of the range it passed over (those with a hook, when not
+ * `hooked`): the step runs its serial pass of the hooked ones only when there are any. */
+#define GAIT__SEEN_STRIDE 16 /* ints: a worker's count on a cache line of its own */
 
 #endif
