@@ -323,11 +323,11 @@ TEST(contact_one_rising_under_another_takes_the_whole_gap) {
     CHECK_NEAR(w->characters[sb].position.y, 1.15, 0.01); /* on the block (its top a float) */
     double gap = -overlap_of(w, a, b);
     CHECK(gap > 0 && gap < 0.1);
-    gait__crowd_build(&w->crowd, w);
+    gait__crowd_build(&w->crowd, w, w->step_feet);
     CHECK_NEAR(side_clearance(w, sa, sb), 0, 1e-9);   /* standing: the plane on a */
     CHECK_NEAR(side_clearance(w, sb, sa), gap, 1e-6); /* b takes the gap */
     w->characters[sa].velocity.y = 0.8;               /* climbing */
-    gait__crowd_build(&w->crowd, w);
+    gait__crowd_build(&w->crowd, w, w->step_feet);
     CHECK_NEAR(side_clearance(w, sa, sb), gap, 1e-6);
     CHECK_NEAR(side_clearance(w, sb, sa), 0, 1e-9);
     gait_world_destroy(w);

@@ -103,14 +103,16 @@ static uint32_t bucket_at(const gait__crowd *c, int32_t cx, int32_t cz) {
     return bucket_of(cx, cz, c->bucket_mask);
 }
 
-void gait__crowd_build(gait__crowd *c, const gait_world *w) {
+void gait__crowd_build(gait__crowd *c, const gait_world *w, gait_vec3 *feet) {
     for (int i = 0; i < c->count; i++) c->entry_of_slot[c->entries[i].slot] = -1;
     int n = 0;
     double max_r = 0;
     int32_t lo_x = INT32_MAX, lo_z = INT32_MAX, hi_x = INT32_MIN, hi_z = INT32_MIN;
     for (int i = 0; i < w->capacity; i++) {
         const gait__character *ch = &w->characters[i];
-        if (!ch->alive || !ch->collide) continue;
+        if (!ch->alive) continue;
+        feet[i] = ch->position;
+        if (!ch->collide) continue;
         const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
         double r = num->capsule_radius;
         double h = gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num);

@@ -53,8 +53,10 @@ typedef struct gait__crowd {
 
 gait_status gait__crowd_init(gait__crowd *crowd, const gait_hooks *hooks, int capacity);
 void gait__crowd_free(gait__crowd *crowd, const gait_hooks *hooks);
-/* The picture of the world's colliding characters now (the start of a step). */
-void gait__crowd_build(gait__crowd *crowd, const struct gait_world *world);
+/* The picture of the world's colliding characters now (the start of a step); feet[slot] the feet
+ * of every live one, colliding or not (the world's step_feet: a kit's move may follow one), in
+ * the same pass over the slots. */
+void gait__crowd_build(gait__crowd *crowd, const struct gait_world *world, gait_vec3 *feet);
 
 /* A half-space an other character leaves this one: every point p of this capsule keeps
  * dot(p, normal) - radius >= offset. */

@@ -228,9 +228,7 @@ gait_status gait_world_step(gait_world *w) {
     /* held still for the rest of the step: a hook that changes the world is refused */
     gait__collider_lock(w->collider, true);
     /* the picture every character's contact with the others is resolved against */
-    gait__crowd_build(&w->crowd, w);
-    for (int i = 0; i < w->capacity; i++)
-        if (w->characters[i].alive) w->step_feet[i] = w->characters[i].position;
+    gait__crowd_build(&w->crowd, w, w->step_feet);
     /* the characters with no hook, in parallel ranges when there are workers; then those with
      * hooks, one at a time here (the same order with one worker: the same bits) — a pass over
      * every slot (a cache miss or three each: 2-4 % of a step of 10,000) only when the first
