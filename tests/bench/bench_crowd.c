@@ -9,10 +9,13 @@
  *            pool), and whether the two end on the same bits; contact between characters off;
  *   crowd    1,000 characters with contact on, wandering (a new stick every 2 s), packed in a
  *            walled plaza 32 m across (one a square metre) against the same 1,000 spread over
- *            190 m, on one thread: the plaza's cost over the spread's, and the deepest any two
- *            capsules overlapped in the plaza over the run.
+ *            190 m in the open, on one thread: the plaza's cost over the spread's, and the
+ *            deepest any two capsules overlapped in the plaza over the run; beside it the same
+ *            spread crowd inside walls as near its outer ring as the plaza's (the walls' share
+ *            of the plaza's cost apart from the crowding's).
  *
- *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] [--only plaza|spread]
+ *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
+ *               [--only plaza|spread|spread-walled]
  *
  * --only runs one crowd alone for S steps (for a profiler: under callgrind,
  * --toggle-collect=gait_world_step counts just the steps) and prints the simulation hash at the
@@ -263,14 +266,23 @@ static void bench_meadow(int n, int steps, int reps) {
 #define CROWD_N 1000
 #define PLAZA 32.0   /* m across, inside its walls */
 
-static gait_world *crowd_world(bool plaza, bool contact, gait_character_id *ids) {
+/* How a crowd stands: packed in the walled plaza, spread out in the open, or spread out inside
+ * walls of its own as near its outer ring as the plaza's are to its own (0.5 m): the same
+ * crowd against the same kind of walls, packed or not. */
+typedef enum crowd_kind { CROWD_PLAZA, CROWD_SPREAD, CROWD_SPREAD_WALLED } crowd_kind;
+static const char *const crowd_names[] = {"plaza", "spread", "spread-walled"};
+#define SPREAD_SPACING 6.0 /* m between neighbours spread out (the plaza's: 1 m) */
+
+static gait_world *crowd_world(crowd_kind kind, bool contact, gait_character_id *ids) {
     gait_world_def d = gait_default_world_def();
     d.max_characters = CROWD_N;
     gait_world *w = gait_world_create(&d);
     if (!w) return NULL;
     flat_terrain(w, 200);
-    if (plaza) { /* four walls 2 m high round the plaza */
-        float h = (float)(PLAZA / 2);
+    bool plaza = kind == CROWD_PLAZA;
+    double spacing = plaza ? PLAZA / 32 : SPREAD_SPACING; /* 32 x 32 places, 1,000 of them taken */
+    if (kind != CROWD_SPREAD) { /* four walls 2 m high round the crowd, their inner faces +-h */
+        float h = (float)(spacing * 16);
         const float walls[4][6] = {{-h - 1, 0, -h - 1, h + 1, 2, -h}, {-h - 1, 0, h, h + 1, 2, h + 1},
                                    {-h - 1, 0, -h, -h, 2, h}, {h, 0, -h, h + 1, 2, h}};
         for (int k = 0; k < 4; k++) {
@@ -290,7 +302,6 @@ static gait_world *crowd_world(bool plaza, bool contact, gait_character_id *ids)
     gait_character_def cd = gait_default_character_def();
     cd.no_camera = true;
     cd.collide = contact;
-    double spacing = plaza ? PLAZA / 32 : 6.0; /* 32 x 32 places, 1,000 of them taken */
     for (int i = 0; i < CROWD_N; i++) {
         cd.position.x = (i % 32 - 15.5) * spacing;
         cd.position.z = (i / 32 - 15.5) * spacing;
@@ -359,9 +370,9 @@ static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
  * over every step when `watch`. */
 static uint64_t last_hash; /* the simulation hash at the end of the last crowd_run */
 
-static double crowd_run(bool plaza, bool contact, int steps, bool watch, double *worst) {
+static double crowd_run(crowd_kind kind, bool contact, int steps, bool watch, double *worst) {
     gait_character_id *ids = malloc(sizeof *ids * CROWD_N);
-    gait_world *w = ids ? crowd_world(plaza, contact, ids) : NULL;
+    gait_world *w = ids ? crowd_world(kind, contact, ids) : NULL;
     if (!w) {
         free(ids);
         return NAN;
@@ -385,18 +396,22 @@ static double crowd_run(bool plaza, bool contact, int steps, bool watch, double 
 }
 
 static void bench_crowd(int steps, int reps, int watch_steps) {
-    double plaza[16], spread[16], off[16], worst;
+    double plaza[16], spread[16], walled[16], off[16], worst;
     for (int r = 0; r < reps; r++) { /* interleaved, so the machine's load falls on all alike */
-        plaza[r] = crowd_run(true, true, steps, false, &worst);
-        spread[r] = crowd_run(false, true, steps, false, &worst);
-        off[r] = crowd_run(false, false, steps, false, &worst);
+        plaza[r] = crowd_run(CROWD_PLAZA, true, steps, false, &worst);
+        spread[r] = crowd_run(CROWD_SPREAD, true, steps, false, &worst);
+        walled[r] = crowd_run(CROWD_SPREAD_WALLED, true, steps, false, &worst);
+        off[r] = crowd_run(CROWD_SPREAD, false, steps, false, &worst);
     }
     printf("crowd of %d, contact on, 1 worker: plaza %.3f us per character-step, spread %.3f "
            "(median of %d), plaza / spread %.2f; spread with contact off %.3f\n", CROWD_N,
            median(plaza, reps), median(spread, reps), reps, median(plaza, reps) / median(spread, reps),
            median(off, reps));
+    printf("crowd of %d spread inside walls 0.5 m past its outer ring (as the plaza's): %.3f us per "
+           "character-step, plaza / it %.2f\n", CROWD_N, median(walled, reps),
+           median(plaza, reps) / median(walled, reps));
     double t0 = now_s();
-    crowd_run(true, true, watch_steps, true, &worst);
+    crowd_run(CROWD_PLAZA, true, watch_steps, true, &worst);
     printf("plaza crowd over %.1f s of simulated time (%d steps, %.0f s to run): deepest overlap of "
            "two capsules %.2f mm\n", (watch_steps + 60) / 60.0, watch_steps + 60, now_s() - t0,
            worst > 0 ? worst * 1e3 : 0.0);
@@ -415,7 +430,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
             fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] "
-                            "[--only plaza|spread]\n");
+                            "[--only plaza|spread|spread-walled]\n");
             return 2;
         }
     }
@@ -426,13 +441,14 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (only) { /* one crowd alone, for a profiler: callgrind --toggle-collect=gait_world_step */
-        bool plaza = !strcmp(only, "plaza");
-        if (!plaza && strcmp(only, "spread")) {
-            fprintf(stderr, "bench_crowd: --only takes plaza or spread\n");
+        int kind = 0;
+        while (kind < 3 && strcmp(only, crowd_names[kind])) kind++;
+        if (kind == 3) {
+            fprintf(stderr, "bench_crowd: --only takes plaza, spread or spread-walled\n");
             return 2;
         }
         double worst;
-        double us = crowd_run(plaza, true, steps, false, &worst);
+        double us = crowd_run((crowd_kind)kind, true, steps, false, &worst);
         printf("crowd of %d, contact on, 1 worker, %s alone: %.3f us per character-step (simulation "
                "hash at the end %016llx)\n", CROWD_N, only, us, (unsigned long long)last_hash);
         return 0;
