@@ -369,6 +369,24 @@ static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
 /* us per character-step over `steps` timed steps (after 60 of warm-up); the deepest overlap
  * over every step when `watch`. */
 static uint64_t last_hash; /* the simulation hash at the end of the last crowd_run */
+static bool tally;         /* crowd_run prints where its crowd ended (--only) */
+
+/* How many of the crowd are in each state, and how many got past its walls (the inner faces
+ * +-h; 0: none). */
+static void print_tally(gait_world *w, const gait_character_id *ids, double h) {
+    int count[GAIT_STATE_COUNT] = {0}, out = 0;
+    for (int i = 0; i < CROWD_N; i++) {
+        gait_character_info info;
+        if (gait_character_info_get(w, ids[i], &info) != GAIT_OK) continue;
+        if ((unsigned)info.phase.state < GAIT_STATE_COUNT) count[info.phase.state]++;
+        if (h > 0 && (fabs(info.position.x) > h || fabs(info.position.z) > h)) out++;
+    }
+    printf("at the end:");
+    for (int s = 0; s < GAIT_STATE_COUNT; s++)
+        if (count[s]) printf(" %s %d", gait_state_name((gait_state)s), count[s]);
+    if (h > 0) printf("; %d past the walls", out);
+    printf("\n");
+}
 
 static double crowd_run(crowd_kind kind, bool contact, int steps, bool watch, double *worst) {
     gait_character_id *ids = malloc(sizeof *ids * CROWD_N);
@@ -390,6 +408,7 @@ static double crowd_run(crowd_kind kind, bool contact, int steps, bool watch, do
         }
     }
     last_hash = gait_world_simulation_hash(w);
+    if (tally) print_tally(w, ids, kind == CROWD_SPREAD ? 0 : (kind == CROWD_PLAZA ? PLAZA / 32 : SPREAD_SPACING) * 16);
     gait_world_destroy(w);
     free(ids);
     return t * 1e6 / ((double)steps * CROWD_N);
@@ -448,6 +467,7 @@ int main(int argc, char **argv) {
             return 2;
         }
         double worst;
+        tally = true;
         double us = crowd_run((crowd_kind)kind, true, steps, false, &worst);
         printf("crowd of %d, contact on, 1 worker, %s alone: %.3f us per character-step (simulation "
                "hash at the end %016llx)\n", CROWD_N, only, us, (unsigned long long)last_hash);
