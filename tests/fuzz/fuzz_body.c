@@ -340,6 +340,12 @@ static gait_world *build_world(const fuzz_case *fc) {
         if (!fc->keep_shape[i] || m->n == 0) continue;
         if (!isnan(water.surface)) gait_collider_add_water(c, &water, NULL);
         if (getenv("FUZZ_TRACE")) printf("shape %d: %s, %d triangles\n", i, shape_names[kind], m->n);
+        if (getenv("FUZZ_TRACE") && atoi(getenv("FUZZ_TRACE")) >= 2) /* its triangles too */
+            for (int k = 0; k < m->n; k++) {
+                const float *v = m->v + 9 * k;
+                printf("  tri %d: (%.3f %.3f %.3f) (%.3f %.3f %.3f) (%.3f %.3f %.3f)\n", k, v[0], v[1],
+                       v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+            }
         gait_mesh_def md;
         memset(&md, 0, sizeof md);
         md.positions = m->v;
