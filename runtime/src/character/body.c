@@ -294,13 +294,21 @@ static bool shore_at(const gait_mover *m, double x, double z, double top,
     return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
 }
 
-/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark. */
+/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark: it
+ * touches none, and is not wholly inside one (a closed block the ray down started in, its
+ * bottom face met from inside as a floor, holds a capsule touching no face). */
 static bool placed_free(const gait_collider *col, const gait__character *ch,
                         const gait_locomotion *n) {
     gait_mover m;
     double h = ch->phase.state == GAIT_STATE_CROUCH ? n->crouch_height : n->capsule_height;
     gait_mover_init(&m, col, n->capsule_radius, h, n->step_height, n->max_walk_slope);
-    return gait__mover_free(&m, ch->position);
+    if (!gait__mover_free(&m, ch->position)) return false;
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    gait_hit ex[6];
+    gait_vec3 p = ch->position;
+    return !enclosed(col, v3(p.x, p.y + 0.5 * h, p.z), &f, ex);
 }
 
 void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
