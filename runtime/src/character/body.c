@@ -485,6 +485,13 @@ static gait_vec3 project_terrain(const gait_mover *m, gait_vec3 p, gait_vec3 *n_
     return p;
 }
 
+/* Whether the capsule at feet goes to `to` in a straight line meeting no landmark. */
+static bool way_clear(const gait_mover *m, gait_vec3 feet, gait_vec3 to) {
+    gait__slide_info si;
+    gait__mover_slide(m, feet, v3_sub(to, feet), false, false, &si);
+    return si.hits == 0;
+}
+
 /* A terrain cliff: the lower sphere's touch point moves in the cliff's plane and is held to the
  * surface through the height function; the sphere rests on it. */
 static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
@@ -499,11 +506,16 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
         double h;
         gait_vec3 tn = UP; /* off the terrain's edge gait__mover_terrain writes nothing */
         if (!gait__mover_terrain(m, p1.x, p1.z, &h, &tn)) h = p1.y;
-        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE) {
-            *over_top = true; /* past the cliff's top onto walkable ground */
+        /* past the cliff's top onto walkable ground, where the landmarks let the body get
+         * there: a fence or a block standing over the top stops the move, and the body climbs
+         * on, held to the face (put over the top through it, the push-out left it hovering
+         * beside it, and the walk dropped it back to the cliff's foot every other step) */
+        gait_vec3 top = v3(p1.x, h, p1.z);
+        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE && way_clear(m, feet, top)) {
+            *over_top = true;
             r->grounded = true;
             r->ground_normal = tn;
-            return v3(p1.x, h, p1.z);
+            return top;
         }
         if (v.y < 0) {
             r->grounded = true; /* down onto the walkable ground at the cliff's foot */
