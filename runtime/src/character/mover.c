@@ -49,6 +49,8 @@
                                   move's look for landmarks, NEAR_SKIN) */
 #define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
 #define SUPPORT_SAME_FACE 0.999 /* normals this alike are one face */
+#define CREASE_CARRY 1e-9      /* of a move's length: a crease carrying no more of it is square
+                                  to it (clip_planes passes it over) */
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
@@ -442,20 +444,27 @@ static bool enters_any(gait_vec3 v, const gait_vec3 *pl, int np, int skip_a, int
 }
 
 /* The part of v that enters none of the planes: along one plane if that suffices, else along
- * the crease of two, else nothing (a corner of three holds the body still, it never wedges). */
+ * the crease of two, else nothing (a corner of three holds the body still, it never wedges).
+ * A crease square to v carries none of it: it is passed over, not taken as the answer, so a
+ * later crease that does carry some is found (a fall between two steep edges: each edge's
+ * face and its vertical twin, SLIDE_NO_RISE's, meet in a level crease, and gravity along it is
+ * nothing, where the crease the two edges make runs down and out between them). */
 static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
     if (!enters_any(v, pl, np, -1, -1)) return v;
     for (int i = 0; i < np; i++) {
         gait_vec3 w = clip_plane(v, pl[i]);
         if (!enters_any(w, pl, np, i, -1)) return w;
     }
+    double carried = CREASE_CARRY * v3_len(v);
     for (int i = 0; i < np; i++)
         for (int j = i + 1; j < np; j++) {
             gait_vec3 dir = v3_cross(pl[i], pl[j]);
             double l = v3_len(dir);
             if (l < 1e-6) continue;
             dir = v3_scale(dir, 1.0 / l);
-            gait_vec3 w = v3_scale(dir, v3_dot(v, dir));
+            double along = v3_dot(v, dir);
+            if (fabs(along) <= carried) continue;
+            gait_vec3 w = v3_scale(dir, along);
             if (!enters_any(w, pl, np, i, j)) return w;
         }
     return v3(0, 0, 0);
