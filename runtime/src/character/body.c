@@ -32,6 +32,8 @@
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
+#define OVER_TOP_SLACK 1e-3    /* m short of a cliff's top a slide there may end (grazing a wall
+                                  beside the way) and the climb still be over it */
 #define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
@@ -485,11 +487,15 @@ static gait_vec3 project_terrain(const gait_mover *m, gait_vec3 p, gait_vec3 *n_
     return p;
 }
 
-/* Whether the capsule at feet goes to `to` in a straight line meeting no landmark. */
-static bool way_clear(const gait_mover *m, gait_vec3 feet, gait_vec3 to) {
+/* Whether the capsule at feet gets to `to` in a straight line, sliding along what it meets:
+ * to it exactly meeting nothing, or within OVER_TOP_SLACK sliding (*to is then where it got). */
+static bool way_clear(const gait_mover *m, gait_vec3 feet, gait_vec3 *to) {
     gait__slide_info si;
-    gait__mover_slide(m, feet, v3_sub(to, feet), false, false, &si);
-    return si.hits == 0;
+    gait_vec3 q = gait__mover_slide(m, feet, v3_sub(*to, feet), false, false, &si);
+    if (si.hits == 0) return true;
+    if (si.solid || v3_len(v3_sub(q, *to)) > OVER_TOP_SLACK) return false;
+    *to = q;
+    return true;
 }
 
 /* A terrain cliff: the lower sphere's touch point moves in the cliff's plane and is held to the
@@ -511,7 +517,7 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
          * on, held to the face (put over the top through it, the push-out left it hovering
          * beside it, and the walk dropped it back to the cliff's foot every other step) */
         gait_vec3 top = v3(p1.x, h, p1.z);
-        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE && way_clear(m, feet, top)) {
+        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE && way_clear(m, feet, &top)) {
             *over_top = true;
             r->grounded = true;
             r->ground_normal = tn;
