@@ -106,7 +106,8 @@ $(BUILD)/obj/lib $(BUILD)/obj/cli $(BUILD)/obj/tests $(BUILD)/tests $(BUILD)/ben
 unit: $(UNIT_BIN)
 
 # The body's fuzzer (tests/fuzz/fuzz_body.c, its own main). Built as a test program, so `make test`
-# runs it: FUZZ_SECONDS of random worlds (default 3), then every tests/replays/*.replay.
+# runs it: FUZZ_SECONDS of random worlds (default 3), as long again with the liveness invariants
+# (generator 2's worlds), then every tests/replays/*.replay.
 # `make fuzz SECONDS=N` is a long run with a progress line every 5 s; failures are minimised and
 # saved as replays under build/fuzz-failures/.
 FUZZ_BIN := $(BUILD)/tests/test_fuzz_body

@@ -39,16 +39,17 @@
  * worlds (ghost bumps on internal edges, grounded flicker on slopes, tunnelling at speed, stairs
  * that depend on the frame rate, bodies wedged in corners); each must be zero.
  *
- * With --liveness (off in make test until the bugs they find are fixed) it also checks what players
+ * With --liveness (and in make test's second leg) it also checks what players
  * notice — bodies hung in the air, traversals that outlast their plan, drownings that end in deep
  * water, walkers stopped with open ground ahead, state flicker (check_live below) — on worlds of
  * generator 2, which adds overhang bands, leaning faces, fences in a row, platforms at the water
- * line, stairs along a wall and spawns exactly on faces. Its findings are under
+ * line, stairs along a wall and spawns exactly on faces. Findings not fixed yet go under
  * tests/pending/replays/.
  *
  * Modes:
- *   test_fuzz_body                 (make test) the figures, FUZZ_SECONDS of fuzzing (default 3), then every
- *                                  tests/replays/ *.replay must pass; "N passed, N failed"
+ *   test_fuzz_body                 (make test) the figures, FUZZ_SECONDS of fuzzing (default 3), as
+ *                                  much again with the liveness invariants (generator 2), then
+ *                                  every tests/replays/ *.replay must pass; "N passed, N failed"
  *   fuzz_body --seconds N          (make fuzz) a long run with a progress line every 5 s
  *   fuzz_body --seed S [--cases K] the cases S .. S+K-1
  *   fuzz_body --liveness ...       the liveness invariants too, on generator 2's worlds
@@ -84,6 +85,7 @@
  * builds for the same seed's rolls plus the shapes the liveness invariants look for: overhang
  * bands on walls, faces leaning back, fences in a row, platforms at the water line, stairs along
  * a wall, and spawns exactly on a face. */
+#define LIVE_TEST_SEED 1     /* make test's liveness leg starts here */
 #define GENERATOR 1
 #define GENERATOR_MAX 2
 static int generator = GENERATOR; /* the one cases are made and replays rebuilt with */
@@ -340,6 +342,12 @@ static gait_world *build_world(const fuzz_case *fc) {
         if (!fc->keep_shape[i] || m->n == 0) continue;
         if (!isnan(water.surface)) gait_collider_add_water(c, &water, NULL);
         if (getenv("FUZZ_TRACE")) printf("shape %d: %s, %d triangles\n", i, shape_names[kind], m->n);
+        if (getenv("FUZZ_TRACE") && atoi(getenv("FUZZ_TRACE")) >= 2) /* its triangles too */
+            for (int k = 0; k < m->n; k++) {
+                const float *v = m->v + 9 * k;
+                printf("  tri %d: (%.3f %.3f %.3f) (%.3f %.3f %.3f) (%.3f %.3f %.3f)\n", k, v[0], v[1],
+                       v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+            }
         gait_mesh_def md;
         memset(&md, 0, sizeof md);
         md.positions = m->v;
@@ -1296,8 +1304,8 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr,
                     "usage: fuzz_body [--seconds N] [--seed S] [--cases K] [--liveness] | --replay FILE...\n"
-                    "  --liveness  also check what players notice (off in make test until the bugs it\n"
-                    "              finds are fixed; tests/pending/README.md): a fall, glide or plunge\n"
+                    "  --liveness  also check what players notice (make test runs FUZZ_SECONDS of it\n"
+                    "              after its plain fuzzing): a fall, glide or plunge\n"
                     "              not descending for 1 s, a traversal outlasting its plan, a drowning\n"
                     "              ending in deep water, a walker pressing towards open walkable space\n"
                     "              and not moving, a state flipping back and forth; worlds by\n"
@@ -1316,72 +1324,85 @@ int main(int argc, char **argv) {
     /* the figures first: the failures users report of other controllers, measured */
     int fig_bad = run_figures(true);
     fflush(stdout);
-    double t0 = now(), last_report = t0;
     int passed = 0, failed = 0;
-    for (uint64_t s = seed;; s++) {
-        if (cases >= 0 ? (long)(s - seed) >= cases : now() - t0 >= seconds) break;
-        fuzz_case fc;
-        make_case(s, &fc);
-        failure f;
-        run_case(&fc, fc.frame_count, NULL, NULL, &f, &st);
-        st.cases++;
-        if (f.failed) {
-            st.failures++;
-            failed++;
-            int k = 0;
-            while (k < st.kinds && strcmp(st.by_kind[k].kind, f.kind) != 0) k++;
-            if (k == st.kinds && k < 16) snprintf(st.by_kind[st.kinds++].kind, 32, "%s", f.kind);
-            if (k < 16) st.by_kind[k].cases++;
-            printf("FAIL seed %llu: %s at frame %d step %d character %d: %s\n",
-                   (unsigned long long)s, f.kind, f.frame + 1, f.step, f.character + 1, f.msg);
-            if (getenv("FUZZ_NO_MINIMISE")) { /* a survey: count, do not minimise */
-                case_free(&fc);
-                fflush(stdout);
-                continue;
+    /* make test (no --seconds, --cases or --liveness) runs two legs of FUZZ_SECONDS each: generator
+     * 1's worlds from seed 1 with the geometry's invariants, then generator 2's from LIVE_TEST_SEED
+     * with the liveness invariants too */
+    bool test_mode = !progress && cases < 0 && !liveness;
+    for (int leg = 0; leg < (test_mode ? 2 : 1); leg++) {
+        if (leg == 1) {
+            liveness = true;
+            generator = 2;
+            seed = LIVE_TEST_SEED;
+            memset(&st, 0, sizeof st);
+        }
+        double t0 = now(), last_report = t0;
+        for (uint64_t s = seed;; s++) {
+            if (cases >= 0 ? (long)(s - seed) >= cases : now() - t0 >= seconds) break;
+            fuzz_case fc;
+            make_case(s, &fc);
+            failure f;
+            run_case(&fc, fc.frame_count, NULL, NULL, &f, &st);
+            st.cases++;
+            if (f.failed) {
+                st.failures++;
+                failed++;
+                int k = 0;
+                while (k < st.kinds && strcmp(st.by_kind[k].kind, f.kind) != 0) k++;
+                if (k == st.kinds && k < 16) snprintf(st.by_kind[st.kinds++].kind, 32, "%s", f.kind);
+                if (k < 16) st.by_kind[k].cases++;
+                printf("FAIL seed %llu: %s at frame %d step %d character %d: %s\n",
+                       (unsigned long long)s, f.kind, f.frame + 1, f.step, f.character + 1, f.msg);
+                if (getenv("FUZZ_NO_MINIMISE")) { /* a survey: count, do not minimise */
+                    case_free(&fc);
+                    fflush(stdout);
+                    continue;
+                }
+                stats scratch = st;
+                minimise(&fc, &f, &scratch);
+                mkdir("build", 0777);
+                mkdir(out_dir, 0777);
+                char path[512];
+                snprintf(path, sizeof path, "%s/seed%llu-%s.replay", out_dir, (unsigned long long)s, f.kind);
+                save_replay(&fc, &f, path, &scratch);
+                int kept = 0;
+                for (int i = 0; i < fc.shape_count; i++) kept += fc.keep_shape[i];
+                printf("  minimised: %d frames, %d characters, %d of %d shapes: %s at frame %d: %s\n"
+                       "  replay: %s\n", fc.frame_count, fc.char_count, kept, fc.shape_count,
+                       f.kind, f.frame + 1, f.msg, path);
+            } else {
+                passed++;
             }
-            stats scratch = st;
-            minimise(&fc, &f, &scratch);
-            mkdir("build", 0777);
-            mkdir(out_dir, 0777);
-            char path[512];
-            snprintf(path, sizeof path, "%s/seed%llu-%s.replay", out_dir, (unsigned long long)s, f.kind);
-            save_replay(&fc, &f, path, &scratch);
-            int kept = 0;
-            for (int i = 0; i < fc.shape_count; i++) kept += fc.keep_shape[i];
-            printf("  minimised: %d frames, %d characters, %d of %d shapes: %s at frame %d: %s\n"
-                   "  replay: %s\n", fc.frame_count, fc.char_count, kept, fc.shape_count,
-                   f.kind, f.frame + 1, f.msg, path);
-        } else {
-            passed++;
-        }
-        case_free(&fc);
-        fflush(stdout);
-        if (progress && now() - last_report >= 5) {
-            last_report = now();
-            double el = last_report - t0;
-            printf("fuzz: %.0f s, %llu cases, %llu steps (%.0f character-steps/s), %llu failures, "
-                   "deepest overlap %.4f m, deepest below terrain %.4f m\n", el,
-                   (unsigned long long)st.cases, (unsigned long long)st.steps,
-                   (double)st.char_steps / el, (unsigned long long)st.failures, st.max_pen,
-                   st.max_below);
+            case_free(&fc);
             fflush(stdout);
+            if (progress && now() - last_report >= 5) {
+                last_report = now();
+                double el = last_report - t0;
+                printf("fuzz: %.0f s, %llu cases, %llu steps (%.0f character-steps/s), %llu failures, "
+                       "deepest overlap %.4f m, deepest below terrain %.4f m\n", el,
+                       (unsigned long long)st.cases, (unsigned long long)st.steps,
+                       (double)st.char_steps / el, (unsigned long long)st.failures, st.max_pen,
+                       st.max_below);
+                fflush(stdout);
+            }
         }
-    }
-    double el = now() - t0;
-    printf("fuzz: %llu cases (seeds %llu..%llu), %llu frames, %llu world steps, %llu character-steps "
-           "in %.1f s = %.0f character-steps/s; invariant failures %llu; deepest landmark overlap "
-           "%.4f m, deepest below terrain %.4f m (tolerance %.2f m)\n",
-           (unsigned long long)st.cases, (unsigned long long)seed,
-           (unsigned long long)(seed + st.cases - 1), (unsigned long long)st.frames,
-           (unsigned long long)st.steps, (unsigned long long)st.char_steps, el,
-           el > 0 ? (double)st.char_steps / el : 0, (unsigned long long)st.failures, st.max_pen,
-           st.max_below, PEN_TOL);
-    if (st.kinds) {
-        printf("fuzz: failing cases by what failed first (generator %d%s):", generator,
-               liveness ? ", liveness on" : "");
-        for (int k = 0; k < st.kinds; k++)
-            printf(" %s %llu", st.by_kind[k].kind, (unsigned long long)st.by_kind[k].cases);
-        printf("\n");
+        double el = now() - t0;
+        printf("fuzz: generator %d%s: %llu cases (seeds %llu..%llu), %llu frames, %llu world steps, "
+               "%llu character-steps in %.1f s = %.0f character-steps/s; invariant failures %llu; deepest landmark overlap "
+               "%.4f m, deepest below terrain %.4f m (tolerance %.2f m)\n",
+               generator, liveness ? " with liveness" : "", (unsigned long long)st.cases,
+               (unsigned long long)seed,
+               (unsigned long long)(seed + st.cases - 1), (unsigned long long)st.frames,
+               (unsigned long long)st.steps, (unsigned long long)st.char_steps, el,
+               el > 0 ? (double)st.char_steps / el : 0, (unsigned long long)st.failures, st.max_pen,
+               st.max_below, PEN_TOL);
+        if (st.kinds) {
+            printf("fuzz: failing cases by what failed first (generator %d%s):", generator,
+                   liveness ? ", liveness on" : "");
+            for (int k = 0; k < st.kinds; k++)
+                printf(" %s %llu", st.by_kind[k].kind, (unsigned long long)st.by_kind[k].cases);
+            printf("\n");
+        }
     }
     /* the regression replays: each was a bug; each must pass now */
     struct dirent **list = NULL;

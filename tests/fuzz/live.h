@@ -13,7 +13,8 @@
  *                     to go 0.5 m that way, or along the wall it meets there (at least 5 cm of it),
  *                     and walkable ground there within a step;
  *   flicker           the state flipping between the same two states 6 times within 0.5 s, in
- *                     steps that read no press.
+ *                     steps that read no press and where the stick did not start, stop or cross
+ *                     the walk's threshold.
  * live_check reports the first it sees in a step and starts that watch over, so a caller that
  * goes on stepping counts each spell once. Public API only; header-only (static functions) for
  * the two test programs. */
@@ -46,6 +47,7 @@ typedef struct live_track {
     int flips;                   /* consecutive changes back and forth between them */
     int flip_step[LIVE_FLIPS];   /* steps of the last changes (a ring) */
     int step;                    /* steps checked */
+    int stick_band;              /* the stick at the last step: 0 still, 1 a walk's, 2 a run's */
     bool ready;
 } live_track;
 
@@ -194,8 +196,17 @@ static const char *live_check(gait_world *w, gait_character_id id, const gait_ch
         }
     }
     /* flicker: changes the step's presses did not ask for (a tapped sprint in water is a one-step
-     * swim dash, tap after tap: the player's doing) */
-    if (prev != s && info->presses_read) lt->flips = 0;
+     * swim dash, tap after tap: the player's doing), nor the stick: a stick tapped and let go
+     * frame after frame is run <-> idle, tap after tap, as the player asks */
+    gait_input in;
+    int band = lt->stick_band;
+    if (gait_character_input(w, id, &in) == GAIT_OK) {
+        double stick = sqrt(in.move_x * in.move_x + in.move_y * in.move_y);
+        band = stick <= n->move_epsilon ? 0 : stick < n->walk_stick_threshold ? 1 : 2;
+    }
+    bool stick_moved = band != lt->stick_band;
+    lt->stick_band = band;
+    if (prev != s && (info->presses_read || stick_moved)) lt->flips = 0;
     else if (prev != s) {
         bool back = (prev == lt->flip_b && s == lt->flip_a) || (prev == lt->flip_a && s == lt->flip_b);
         lt->flips = back ? lt->flips + 1 : 1;

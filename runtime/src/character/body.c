@@ -32,6 +32,8 @@
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
+#define OVER_TOP_SLACK 1e-3    /* m short of a cliff's top a slide there may end (grazing a wall
+                                  beside the way) and the climb still be over it */
 #define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
@@ -294,13 +296,21 @@ static bool shore_at(const gait_mover *m, double x, double z, double top,
     return surface - hit.point.y <= n->wading_depth - n->swim_exit_margin;
 }
 
-/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark. */
+/* Whether a placed body's capsule (crouched if it crouches there) lies in no landmark: it
+ * touches none, and is not wholly inside one (a closed block the ray down started in, its
+ * bottom face met from inside as a floor, holds a capsule touching no face). */
 static bool placed_free(const gait_collider *col, const gait__character *ch,
                         const gait_locomotion *n) {
     gait_mover m;
     double h = ch->phase.state == GAIT_STATE_CROUCH ? n->crouch_height : n->capsule_height;
     gait_mover_init(&m, col, n->capsule_radius, h, n->step_height, n->max_walk_slope);
-    return gait__mover_free(&m, ch->position);
+    if (!gait__mover_free(&m, ch->position)) return false;
+    gait_filter f;
+    memset(&f, 0, sizeof f);
+    f.skip_terrain = true;
+    gait_hit ex[6];
+    gait_vec3 p = ch->position;
+    return !enclosed(col, v3(p.x, p.y + 0.5 * h, p.z), &f, ex);
 }
 
 void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
@@ -477,6 +487,17 @@ static gait_vec3 project_terrain(const gait_mover *m, gait_vec3 p, gait_vec3 *n_
     return p;
 }
 
+/* Whether the capsule at feet gets to `to` in a straight line, sliding along what it meets:
+ * to it exactly meeting nothing, or within OVER_TOP_SLACK sliding (*to is then where it got). */
+static bool way_clear(const gait_mover *m, gait_vec3 feet, gait_vec3 *to) {
+    gait__slide_info si;
+    gait_vec3 q = gait__mover_slide(m, feet, v3_sub(*to, feet), false, false, &si);
+    if (si.hits == 0) return true;
+    if (si.solid || v3_len(v3_sub(q, *to)) > OVER_TOP_SLACK) return false;
+    *to = q;
+    return true;
+}
+
 /* A terrain cliff: the lower sphere's touch point moves in the cliff's plane and is held to the
  * surface through the height function; the sphere rests on it. */
 static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
@@ -491,11 +512,16 @@ static gait_vec3 climb_terrain(const gait_mover *m, gait_vec3 feet, gait_vec3 v,
         double h;
         gait_vec3 tn = UP; /* off the terrain's edge gait__mover_terrain writes nothing */
         if (!gait__mover_terrain(m, p1.x, p1.z, &h, &tn)) h = p1.y;
-        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE) {
-            *over_top = true; /* past the cliff's top onto walkable ground */
+        /* past the cliff's top onto walkable ground, where the landmarks let the body get
+         * there: a fence or a block standing over the top stops the move, and the body climbs
+         * on, held to the face (put over the top through it, the push-out left it hovering
+         * beside it, and the walk dropped it back to the cliff's foot every other step) */
+        gait_vec3 top = v3(p1.x, h, p1.z);
+        if (v.y > 0 && p1.y > feet.y + CLIFF_TOP_RISE && way_clear(m, feet, &top)) {
+            *over_top = true;
             r->grounded = true;
             r->ground_normal = tn;
-            return v3(p1.x, h, p1.z);
+            return top;
         }
         if (v.y < 0) {
             r->grounded = true; /* down onto the walkable ground at the cliff's foot */

@@ -49,6 +49,10 @@
                                   move's look for landmarks, NEAR_SKIN) */
 #define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
 #define SUPPORT_SAME_FACE 0.999 /* normals this alike are one face */
+#define NOTCH_LEAN 1e-6       /* m two steep faces' contacts must lie apart, each towards the
+                                  way the other faces, to be a notch (steep_pair) */
+#define CREASE_CARRY 1e-9      /* of a move's length: a crease carrying no more of it is square
+                                  to it (clip_planes passes it over) */
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
@@ -442,20 +446,27 @@ static bool enters_any(gait_vec3 v, const gait_vec3 *pl, int np, int skip_a, int
 }
 
 /* The part of v that enters none of the planes: along one plane if that suffices, else along
- * the crease of two, else nothing (a corner of three holds the body still, it never wedges). */
+ * the crease of two, else nothing (a corner of three holds the body still, it never wedges).
+ * A crease square to v carries none of it: it is passed over, not taken as the answer, so a
+ * later crease that does carry some is found (a fall between two steep edges: each edge's
+ * face and its vertical twin, SLIDE_NO_RISE's, meet in a level crease, and gravity along it is
+ * nothing, where the crease the two edges make runs down and out between them). */
 static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
     if (!enters_any(v, pl, np, -1, -1)) return v;
     for (int i = 0; i < np; i++) {
         gait_vec3 w = clip_plane(v, pl[i]);
         if (!enters_any(w, pl, np, i, -1)) return w;
     }
+    double carried = CREASE_CARRY * v3_len(v);
     for (int i = 0; i < np; i++)
         for (int j = i + 1; j < np; j++) {
             gait_vec3 dir = v3_cross(pl[i], pl[j]);
             double l = v3_len(dir);
             if (l < 1e-6) continue;
             dir = v3_scale(dir, 1.0 / l);
-            gait_vec3 w = v3_scale(dir, v3_dot(v, dir));
+            double along = v3_dot(v, dir);
+            if (fabs(along) <= carried) continue;
+            gait_vec3 w = v3_scale(dir, along);
             if (!enters_any(w, pl, np, i, j)) return w;
         }
     return v3(0, 0, 0);
@@ -549,12 +560,16 @@ static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
  *     a corner of two walls, a notch's crease running down into a wall. Each pair of them may be
  *     too steep (the crease slides on), yet the three leave no way down: the body stands (up).
  * Up in the cone of more faces lies in the cone of three of them (Caratheodory), so pairs and
- * threes decide any set. */
+ * threes decide any set. "Leaning towards" is by more than NOTCH_LEAN: a ridge's two faces are
+ * met at one point of its edge, the two contacts' points apart only by rounding, which leaned
+ * them towards each other as often as not (a body on a knife edge stood in the fall and fell in
+ * the walk, fall <-> crouch every step). */
 static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++) {
             gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
-            if (v3_dot(horizontal(s->n[i]), ab) <= 0 || v3_dot(horizontal(s->n[j]), ab) >= 0)
+            if (v3_dot(horizontal(s->n[i]), ab) <= NOTCH_LEAN ||
+                v3_dot(horizontal(s->n[j]), ab) >= -NOTCH_LEAN)
                 continue;
             gait_vec3 crease = v3_cross(s->n[i], s->n[j]);
             double l = v3_len(crease);
@@ -575,9 +590,9 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
                 if (fabs(det) < 1e-6) continue; /* no cone of three (two alike, or a plane) */
                 if (jk.y / det < 0 || ki.y / det < 0 || ij.y / det < 0) continue;
                 gait_vec3 mid = v3_scale(v3_add(v3_add(s->p[i], s->p[j]), s->p[k]), 1.0 / 3);
-                if (v3_dot(horizontal(s->n[i]), v3_sub(mid, s->p[i])) <= 0 ||
-                    v3_dot(horizontal(s->n[j]), v3_sub(mid, s->p[j])) <= 0 ||
-                    v3_dot(horizontal(s->n[k]), v3_sub(mid, s->p[k])) <= 0)
+                if (v3_dot(horizontal(s->n[i]), v3_sub(mid, s->p[i])) <= NOTCH_LEAN ||
+                    v3_dot(horizontal(s->n[j]), v3_sub(mid, s->p[j])) <= NOTCH_LEAN ||
+                    v3_dot(horizontal(s->n[k]), v3_sub(mid, s->p[k])) <= NOTCH_LEAN)
                     continue; /* a peak's faces lean apart */
                 *n_out = UP;
                 return true;
