@@ -551,3 +551,67 @@ TEST(collide_sweep_pruning_keeps_every_hit_on_tessellations) {
     CHECK(hits > 5000);
     gait_collider_destroy(c);
 }
+
+/* Rays straight down (the height probe's 1000 m, a ledge's trace) take their own walk through a
+ * tree: top first, the boxes below the best hit so far culled. They must give what testing every
+ * triangle gives: stacked floors of 1 m and jittered tessellations (rays on their grid lines and
+ * vertices: exact ties between triangles), a coincident copy of a floor, slanted soups, a wall
+ * the rays run along, and from a gather that holds only the ray's start. */
+TEST(collide_rays_straight_down_equal_brute_force) {
+    rng r = {4242};
+    scene s;
+    build_scene(&s, &r);
+    int n = 8;
+    float *t = malloc(sizeof(float) * 9 * 2 * (size_t)(n * n));
+    gait_vec3 zero = {0, 0, 0};
+    for (int k = 0; k < 4; k++) { /* floors at 0, 2.5, 5 and 7.5 m; the last twice over */
+        floor_grid(t, n, -4, -4, 8, 2.5f * (float)k, k & 1 ? 0.6f : 0, 10u + (unsigned)k);
+        add_tris(s.c, t, n * n * 2, zero);
+        if (k == 3) add_tris(s.c, t, n * n * 2, zero);
+    }
+    floor_grid(t, n, -4, -4, 8, 0, 0, 3u); /* a wall at x = 2 the rays may run down along */
+    for (int k = 0; k < n * n * 2 * 3; k++) {
+        float y = t[3 * k] + 4;
+        t[3 * k] = 2.0f;
+        t[3 * k + 1] = y;
+    }
+    add_tris(s.c, t, n * n * 2, zero);
+    free(t);
+    size_t gb = gait_gather_scratch_bytes(1024);
+    void *gmem = malloc(gb);
+    gait_gather g;
+    CHECK(gait_gather_init(&g, gmem, gb) == GAIT_OK);
+    int hits = 0, mismatches = 0, gathered_mismatches = 0, ties = 0;
+    for (int i = 0; i < 20000; i++) {
+        gait_filter f;
+        const gait_filter *fp;
+        random_filter(&r, &s, &f, &fp);
+        double x = rr(&r, -6, 6), z = rr(&r, -6, 6);
+        if (i % 3 == 0) x = floor(x);         /* on a grid line ... */
+        if (i % 5 == 0) z = floor(z);         /* ... or a vertex */
+        if (i % 7 == 0) x = 2;                /* down the wall's face */
+        ties += i % 3 == 0 || i % 5 == 0;
+        gait_vec3 o = {x, rr(&r, -2, 12), z};
+        double reach = i % 4 == 0 ? 1000 : i % 4 == 1 ? rr(&r, 0.2, 3) : rr(&r, 3, 40);
+        gait_vec3 d = {0, -reach, 0};
+        gait_hit ha, hb, hg;
+        memset(&ha, 0, sizeof ha);
+        memset(&hb, 0, sizeof hb);
+        memset(&hg, 0, sizeof hg);
+        bool fa = gait__ray_cast_ex(s.c, o, d, fp, &ha, 0);
+        bool fb = gait__ray_cast_ex(s.c, o, d, fp, &hb, 1);
+        hits += fb;
+        if (fa != fb || (fa && !same_hit(&ha, &hb))) mismatches++;
+        /* a gather of the ray's first metre: a hit below it is the trees' */
+        gait_vec3 glo = {x - 0.5, o.y - 1, z - 0.5}, ghi = {x + 0.5, o.y + 0.5, z + 0.5};
+        CHECK(gait_collider_gather(s.c, glo, ghi, &g) == GAIT_OK);
+        bool fg = gait_gather_ray_cast(&g, o, d, fp, &hg);
+        if (fg != fb || (fg && !same_hit(&hg, &hb))) gathered_mismatches++;
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    CHECK_EQ_INT(gathered_mismatches, 0);
+    printf("  rays straight down: 20000 (%d on grid lines), %d hits\n", ties, hits);
+    CHECK(hits > 10000 && hits < 20000);
+    free(gmem);
+    gait_collider_destroy(s.c);
+}

@@ -513,6 +513,61 @@ static bool is_timed(const query *qy) {
            v3_len2(qy->d) > 4 * (qy->r + 0.05) * (qy->r + 0.05);
 }
 
+/* A ray straight down meets a box no earlier than where it passes the box's top, so once it has a
+ * hit, nothing whose box tops out below the hit's height can beat it: the query box's floor is
+ * raised to that height (DOWN_MARGIN below it, and a billionth of the ray's reach for the kernel's
+ * rounding of t), and the SSE box tests of nodes and triangles cull by it. */
+#define DOWN_MARGIN 1e-5 /* m */
+static void down_floor(query *qy) {
+    if (!qy->found) return;
+    double y = qy->lp.y + qy->ld.y * qy->best_t;
+    float f = float_down(y - DOWN_MARGIN - 1e-9 * (fabs(qy->lp.y) - qy->ld.y));
+    if (f > qy->flo[1]) qy->flo[1] = f;
+}
+
+/* A long ray straight down through one landmark's tree (the height probe over a level, a ledge's
+ * trace down): the children a node's box test keeps are visited top first, and the floor above
+ * (down_floor) culls the rest, in place of each child's slab entry time. The same hit: only boxes
+ * that hold no earlier one are skipped. */
+static void walk_down(query *qy, const gait__landmark *lm) {
+    uint32_t stack[GAIT__STACK_SIZE];
+    float top[GAIT__STACK_SIZE]; /* each stacked node's box top, as its parent holds it */
+    int sp = 0;
+    stack[sp] = 0;
+    top[sp++] = INFINITY;
+    down_floor(qy);
+    while (sp > 0) {
+        sp--;
+        if (top[sp] < qy->flo[1]) continue;
+        const gait__bnode *nd = &lm->nodes[stack[sp]];
+        unsigned mask = node_hits(nd, qy->flo, qy->fhi);
+        int kids[4], nk = 0;
+        while (mask) { /* highest top first */
+            int k = __builtin_ctz(mask);
+            mask &= mask - 1;
+            int at = nk++;
+            while (at > 0 && nd->max[1][kids[at - 1]] < nd->max[1][k]) {
+                kids[at] = kids[at - 1];
+                at--;
+            }
+            kids[at] = k;
+        }
+        for (int i = 0; i < nk; i++) {
+            int k = kids[i];
+            if (!nd->count[k] || nd->max[1][k] < qy->flo[1]) continue;
+            leaf_tris(qy, lm, nd->child[k], nd->count[k], NULL);
+            down_floor(qy);
+        }
+        /* inner nodes pushed lowest first: the highest pops next */
+        for (int i = nk - 1; i >= 0; i--) {
+            int k = kids[i];
+            if (nd->count[k]) continue;
+            stack[sp] = nd->child[k];
+            top[sp++] = nd->max[1][k];
+        }
+    }
+}
+
 static void walk_landmark(query *qy, int slot) {
     const gait__landmark *lm = qy->c->slot[slot];
     if (!enter_landmark(qy, slot, lm->origin, lm->rotated ? lm->rot : NULL)) return;
@@ -521,6 +576,10 @@ static void walk_landmark(query *qy, int slot) {
         return;
     }
     bool timed = is_timed(qy);
+    if (timed && qy->kind == Q_RAY && qy->ld.x == 0 && qy->ld.z == 0 && qy->ld.y < 0) {
+        walk_down(qy, lm);
+        return;
+    }
     tree_cands tc_mem, *tc = NULL;
     if (!timed && qy->kind == Q_SWEEP) {
         tc_mem.n = 0;
