@@ -699,8 +699,17 @@ static void walk(query *qy) {
 
 /* The scratch a gather lays out: runs of triangles by landmark, their boxes (landmark-local
  * floats, one array per bound and axis, 4 spare entries so a 4-wide load never reads past
- * the end) and the triangles, each turned into doubles (gait__tri) the first time a query
- * reaches it. */
+ * the end), the boxes of each block of GATHER_BLOCK triangles in the same layout, and the
+ * triangles, each turned into doubles (gait__tri) the first time a query reaches it.
+ *
+ * A query of a long run tests its blocks' boxes before their triangles': the triangles are
+ * gathered in their trees' leaf order, so a block is a small patch of the level and a query of a
+ * corner of the gather skips most of it. A block that spans two runs holds both runs' boxes,
+ * each in its own landmark's frame: a larger box than either, so still one that every triangle
+ * of the block lies in. */
+#define GATHER_BLOCK_SHIFT 2
+#define GATHER_BLOCK (1 << GATHER_BLOCK_SHIFT)
+#define GATHER_BLOCKED 16 /* triangles in a run from which its queries test the blocks' boxes */
 typedef struct gather_run {
     gait_vec3 origin;
     int slot;
@@ -717,6 +726,7 @@ typedef struct gather_mem {
     int runs;
     gather_run *run;
     float *bmin[3], *bmax[3];
+    float *kmin[3], *kmax[3];   /* block boxes (gather_blocks) */
     gather_tri *tri;
     gait__tri *dtri;
     gait__edge_memo *memo;      /* the pruning's edge planes of dtri, the first time asked */
@@ -734,6 +744,11 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         b_at[k] = at;
         at += align_up(((size_t)cap + 4) * sizeof(float));
     }
+    size_t k_at[6], blocks = ((size_t)cap + GATHER_BLOCK - 1) / GATHER_BLOCK;
+    for (int k = 0; k < 6; k++) {
+        k_at[k] = at;
+        at += align_up((blocks + 4) * sizeof(float));
+    }
     size_t tri_at = at;
     at += align_up((size_t)cap * sizeof(gather_tri));
     size_t dtri_at = at;
@@ -748,6 +763,8 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         for (int a = 0; a < 3; a++) {
             m->bmin[a] = (float *)(void *)(base + b_at[a]);
             m->bmax[a] = (float *)(void *)(base + b_at[3 + a]);
+            m->kmin[a] = (float *)(void *)(base + k_at[a]);
+            m->kmax[a] = (float *)(void *)(base + k_at[3 + a]);
         }
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->dtri = (gait__tri *)(void *)(base + dtri_at);
@@ -820,24 +837,75 @@ static bool gather_holds(const gait_gather *g, const gait_collider *c, gait_vec3
            hi.y <= g->hi.y && hi.z <= g->hi.z;
 }
 
-/* Mask of the 4 triangles from i on whose boxes meet the query's box. */
-static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3], const float hi[3]) {
+/* Mask of the 4 boxes from i on (of the arrays mn, mx: a bound and axis each) that meet the
+ * query's box. */
+static inline unsigned boxes_hit(float *const mn[3], float *const mx[3], int i, const float lo[3],
+                                 const float hi[3]) {
 #if defined(__SSE2__)
-    __m128 k = _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[0] + i), _mm_set1_ps(lo[0])),
-                          _mm_cmple_ps(_mm_loadu_ps(m->bmin[0] + i), _mm_set1_ps(hi[0])));
-    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[1] + i), _mm_set1_ps(lo[1])),
-                                 _mm_cmple_ps(_mm_loadu_ps(m->bmin[1] + i), _mm_set1_ps(hi[1]))));
-    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(m->bmax[2] + i), _mm_set1_ps(lo[2])),
-                                 _mm_cmple_ps(_mm_loadu_ps(m->bmin[2] + i), _mm_set1_ps(hi[2]))));
+    __m128 k = _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(mx[0] + i), _mm_set1_ps(lo[0])),
+                          _mm_cmple_ps(_mm_loadu_ps(mn[0] + i), _mm_set1_ps(hi[0])));
+    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(mx[1] + i), _mm_set1_ps(lo[1])),
+                                 _mm_cmple_ps(_mm_loadu_ps(mn[1] + i), _mm_set1_ps(hi[1]))));
+    k = _mm_and_ps(k, _mm_and_ps(_mm_cmpge_ps(_mm_loadu_ps(mx[2] + i), _mm_set1_ps(lo[2])),
+                                 _mm_cmple_ps(_mm_loadu_ps(mn[2] + i), _mm_set1_ps(hi[2]))));
     return (unsigned)_mm_movemask_ps(k);
 #else
     unsigned mask = 0;
     for (int j = 0; j < 4; j++)
-        if (m->bmax[0][i + j] >= lo[0] && m->bmin[0][i + j] <= hi[0] && m->bmax[1][i + j] >= lo[1] &&
-            m->bmin[1][i + j] <= hi[1] && m->bmax[2][i + j] >= lo[2] && m->bmin[2][i + j] <= hi[2])
+        if (mx[0][i + j] >= lo[0] && mn[0][i + j] <= hi[0] && mx[1][i + j] >= lo[1] &&
+            mn[1][i + j] <= hi[1] && mx[2][i + j] >= lo[2] && mn[2][i + j] <= hi[2])
             mask |= 1u << j;
     return mask;
 #endif
+}
+static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3], const float hi[3]) {
+    return boxes_hit(m->bmin, m->bmax, i, lo, hi);
+}
+
+/* Whether a run's queries test its blocks' boxes first (a long run of a gather that worked them
+ * out: gather_blocks). */
+static inline bool blocked(const gait_gather *g, const gather_run *run) {
+    return g->count >= GATHER_BLOCKED && run->count >= GATHER_BLOCKED;
+}
+
+/* Each block's box: the union of its triangles' boxes (the last block may be short). */
+static void gather_blocks(gait_gather *g) {
+    gather_mem *m = g->internal;
+    if (g->count < GATHER_BLOCKED) return;
+    for (int b = 0, from = 0; from < g->count; b++, from += GATHER_BLOCK) {
+        int to = from + GATHER_BLOCK < g->count ? from + GATHER_BLOCK : g->count;
+        for (int a = 0; a < 3; a++) {
+            const float *mn = m->bmin[a], *mx = m->bmax[a];
+            float lo = mn[from], hi = mx[from];
+            for (int i = from + 1; i < to; i++) {
+                if (mn[i] < lo) lo = mn[i];
+                if (mx[i] > hi) hi = mx[i];
+            }
+            m->kmin[a][b] = lo;
+            m->kmax[a][b] = hi;
+        }
+    }
+}
+
+/* The next stretch of [*at, end) whose block's box meets the query's box: [*from, *to), at most
+ * a block (four blocks' boxes tested at once); false when none is left. */
+static inline bool next_block(const gather_mem *m, int *at, int end, const float lo[3], const float hi[3],
+                              int *from, int *to) {
+    while (*at < end) {
+        int b = *at >> GATHER_BLOCK_SHIFT, last = (end - 1) >> GATHER_BLOCK_SHIFT;
+        unsigned bm = boxes_hit(m->kmin, m->kmax, b, lo, hi);
+        if (last - b < 3) bm &= (1u << (last - b + 1)) - 1;
+        if (!bm) {
+            *at = (b + 4) << GATHER_BLOCK_SHIFT;
+            continue;
+        }
+        b += __builtin_ctz(bm);
+        *from = b << GATHER_BLOCK_SHIFT > *at ? b << GATHER_BLOCK_SHIFT : *at;
+        *to = (b + 1) << GATHER_BLOCK_SHIFT < end ? (b + 1) << GATHER_BLOCK_SHIFT : end;
+        *at = *to;
+        return true;
+    }
+    return false;
 }
 
 /* Gathered triangle j in doubles (built the first time a query reaches it). */
@@ -912,6 +980,21 @@ static void tree_sweep_kept(query *qy, tree_cands *tc) {
     }
 }
 
+/* Gathered triangle j, its box met by the query's: through the kernel at once (direct, or past
+ * GATHER_SORT candidates), else kept in cl for the ordered pass. */
+static inline void gathered_cand(query *qy, gather_mem *m, int j, cand_list *cl, int *nc, bool direct) {
+    if (qy->region_filter) {
+        float lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
+        float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
+        if (region_skips(qy, lo, hi)) return;
+    }
+    if (direct || *nc == GATHER_SORT) {
+        gathered_tri(qy, m, j); /* in the gather's order: nothing depends on it */
+        return;
+    }
+    cl->tri[(*nc)++] = j;
+}
+
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
  * landmark, four boxes at a time. A sweep with more than one candidate puts them in order of the
  * earliest each can be met (gait__sweep_tri_bound; a long sweep's also its centre's entry into
@@ -933,22 +1016,28 @@ static void walk_gathered(query *qy, gait_gather *g) {
         if (!enter_landmark(qy, run->slot, run->origin, NULL)) continue; /* static ones only */
         int nc = 0;
         int end = run->first + run->count;
-        for (int i = run->first; i < end; i += 4) {
-            unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
-            if (end - i < 4) mask &= (1u << (end - i)) - 1;
-            while (mask) {
-                int j = i + __builtin_ctz(mask);
-                mask &= mask - 1;
-                if (qy->region_filter) {
-                    float lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
-                    float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
-                    if (region_skips(qy, lo, hi)) continue;
+        bool direct = !timed && !sweep;
+        if (!blocked(g, run)) {
+            for (int i = run->first; i < end; i += 4) {
+                unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
+                if (end - i < 4) mask &= (1u << (end - i)) - 1;
+                while (mask) {
+                    int j = i + __builtin_ctz(mask);
+                    mask &= mask - 1;
+                    gathered_cand(qy, m, j, &cl, &nc, direct);
                 }
-                if ((!timed && !sweep) || nc == GATHER_SORT) {
-                    gathered_tri(qy, m, j); /* in the gather's order: nothing depends on it */
-                    continue;
+            }
+        } else {
+            for (int at = run->first, from, to; next_block(m, &at, end, qy->flo, qy->fhi, &from, &to);) {
+                for (int i = from; i < to; i += 4) {
+                    unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
+                    if (to - i < 4) mask &= (1u << (to - i)) - 1;
+                    while (mask) {
+                        int j = i + __builtin_ctz(mask);
+                        mask &= mask - 1;
+                        gathered_cand(qy, m, j, &cl, &nc, direct);
+                    }
                 }
-                cl.tri[nc++] = j;
             }
         }
         if (nc == 0) continue;
@@ -1210,6 +1299,7 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
         g->count = 0;
         m->runs = 0;
     }
+    gather_blocks(g);
     return GAIT_OK;
 }
 
