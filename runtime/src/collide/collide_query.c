@@ -1157,7 +1157,10 @@ static void run(query *qy, gait_gather *g) {
         walk_gathered(qy, g);
         return;
     }
-    if (qy->kind == Q_SWEEP || qy->kind == Q_RAY) {
+    /* (not a long ray straight down, the height probe under a body in the air: it mostly meets
+     * its floor below the gather, and its own walk of the trees, walk_down, costs little more
+     * than the gathered try) */
+    if (qy->kind == Q_SWEEP || (qy->kind == Q_RAY && !(qy->d.x == 0 && qy->d.z == 0 && is_timed(qy)))) {
         query tried = *qy;
         walk_gathered(&tried, g);
         if (tried.found) {
