@@ -153,6 +153,14 @@ static void gather_kit_init(gather_kit *k) {
     CHECK(gait_gather_init(&k->tiny, (char *)k->tiny_mem + 1, nt) == GAIT_OK && k->tiny.capacity >= 2);
 }
 
+/* A gather of 1024 triangles in a scratch of its own (returned: the caller frees it). */
+static void *gather_1024(gait_gather *g) {
+    size_t bytes = gait_gather_scratch_bytes(1024);
+    void *mem = malloc(bytes);
+    CHECK(mem && gait_gather_init(g, mem, bytes) == GAIT_OK);
+    return mem;
+}
+
 static void gather_kit_free(gather_kit *k) {
     free(k->big_mem);
     free(k->tiny_mem);
@@ -508,10 +516,8 @@ TEST(collide_sweep_pruning_keeps_every_hit_on_tessellations) {
     /* the same sweeps answered from a gather of their region: its candidates are tested in the
      * order of the earliest each can be met, and ties on the grid's shared edges and vertices
      * still go to the lowest triangle */
-    size_t gb = gait_gather_scratch_bytes(1024);
-    void *gmem = malloc(gb);
     gait_gather g;
-    CHECK(gait_gather_init(&g, gmem, gb) == GAIT_OK);
+    void *gmem = gather_1024(&g);
     int hits = 0, mismatches = 0, gathered_mismatches = 0, gathered = 0;
     for (int i = 0; i < 20000; i++) {
         /* a start on the grid's lines now and then (exact ties), else anywhere */
@@ -577,10 +583,8 @@ TEST(collide_rays_straight_down_equal_brute_force) {
     }
     add_tris(s.c, t, n * n * 2, zero);
     free(t);
-    size_t gb = gait_gather_scratch_bytes(1024);
-    void *gmem = malloc(gb);
     gait_gather g;
-    CHECK(gait_gather_init(&g, gmem, gb) == GAIT_OK);
+    void *gmem = gather_1024(&g);
     int hits = 0, mismatches = 0, gathered_mismatches = 0, ties = 0;
     for (int i = 0; i < 20000; i++) {
         gait_filter f;

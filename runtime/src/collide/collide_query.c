@@ -995,6 +995,21 @@ static inline void gathered_cand(query *qy, gather_mem *m, int j, cand_list *cl,
     cl->tri[(*nc)++] = j;
 }
 
+/* The gathered triangles of [from, to) whose boxes meet the query's box, four boxes at a time,
+ * through gathered_cand. */
+static inline void gathered_stretch(query *qy, gather_mem *m, int from, int to, cand_list *cl, int *nc,
+                                    bool direct) {
+    for (int i = from; i < to; i += 4) {
+        unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
+        if (to - i < 4) mask &= (1u << (to - i)) - 1;
+        while (mask) {
+            int j = i + __builtin_ctz(mask);
+            mask &= mask - 1;
+            gathered_cand(qy, m, j, cl, nc, direct);
+        }
+    }
+}
+
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
  * landmark, four boxes at a time. A sweep with more than one candidate puts them in order of the
  * earliest each can be met (gait__sweep_tri_bound; a long sweep's also its centre's entry into
@@ -1018,27 +1033,10 @@ static void walk_gathered(query *qy, gait_gather *g) {
         int end = run->first + run->count;
         bool direct = !timed && !sweep;
         if (!blocked(g, run)) {
-            for (int i = run->first; i < end; i += 4) {
-                unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
-                if (end - i < 4) mask &= (1u << (end - i)) - 1;
-                while (mask) {
-                    int j = i + __builtin_ctz(mask);
-                    mask &= mask - 1;
-                    gathered_cand(qy, m, j, &cl, &nc, direct);
-                }
-            }
+            gathered_stretch(qy, m, run->first, end, &cl, &nc, direct);
         } else {
-            for (int at = run->first, from, to; next_block(m, &at, end, qy->flo, qy->fhi, &from, &to);) {
-                for (int i = from; i < to; i += 4) {
-                    unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
-                    if (to - i < 4) mask &= (1u << (to - i)) - 1;
-                    while (mask) {
-                        int j = i + __builtin_ctz(mask);
-                        mask &= mask - 1;
-                        gathered_cand(qy, m, j, &cl, &nc, direct);
-                    }
-                }
-            }
+            for (int at = run->first, from, to; next_block(m, &at, end, qy->flo, qy->fhi, &from, &to);)
+                gathered_stretch(qy, m, from, to, &cl, &nc, direct);
         }
         if (nc == 0) continue;
         if (sweep && nc == 1 && !timed) {
