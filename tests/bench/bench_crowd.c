@@ -330,6 +330,7 @@ static void crowd_input(gait_world *w, const gait_character_id *ids, int k) {
 
 /* The deepest two capsules overlap (m), through a 1 m grid over the plaza (every character in
  * the crowd world stands inside 200 m). */
+static int worst_pair[2]; /* the pair deepest_overlap found last */
 static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
     enum { G = 64 };
     static int head[G * G], next[CROWD_N];
@@ -359,7 +360,11 @@ static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
                     double dy = ya0 > yb1 ? ya0 - yb1 : (ya1 < yb0 ? yb0 - ya1 : 0);
                     double d = sqrt((p[i].x - p[j].x) * (p[i].x - p[j].x) + dy * dy +
                                     (p[i].z - p[j].z) * (p[i].z - p[j].z));
-                    if (0.6 - d > worst) worst = 0.6 - d;
+                    if (0.6 - d > worst) {
+                        worst = 0.6 - d;
+                        worst_pair[0] = i;
+                        worst_pair[1] = j;
+                    }
                 }
             }
     }
@@ -370,6 +375,8 @@ static double deepest_overlap(gait_world *w, const gait_character_id *ids) {
  * over every step when `watch`. */
 static uint64_t last_hash; /* the simulation hash at the end of the last crowd_run */
 static bool tally;         /* crowd_run prints where its crowd ended (--only) */
+static int worst_step;     /* the step of crowd_run's deepest overlap, and its pair */
+static gait_character_info worst_info[2];
 
 /* How many of the crowd are in each state, and how many got past its walls (the inner faces
  * +-h; 0: none). */
@@ -404,7 +411,11 @@ static double crowd_run(crowd_kind kind, bool contact, int steps, bool watch, do
         if (k >= 60) t += now_s() - t0;
         if (watch) {
             double o = deepest_overlap(w, ids);
-            if (o > *worst) *worst = o;
+            if (o > *worst) {
+                *worst = o;
+                worst_step = k;
+                for (int e = 0; e < 2; e++) gait_character_info_get(w, ids[worst_pair[e]], &worst_info[e]);
+            }
         }
     }
     last_hash = gait_world_simulation_hash(w);
@@ -434,6 +445,11 @@ static void bench_crowd(int steps, int reps, int watch_steps) {
     printf("plaza crowd over %.1f s of simulated time (%d steps, %.0f s to run): deepest overlap of "
            "two capsules %.2f mm\n", (watch_steps + 60) / 60.0, watch_steps + 60, now_s() - t0,
            worst > 0 ? worst * 1e3 : 0.0);
+    if (worst > 0)
+        printf("  at step %d: a %s at (%.3f, %.3f, %.3f) and a %s at (%.3f, %.3f, %.3f)\n", worst_step,
+               gait_state_name(worst_info[0].phase.state), worst_info[0].position.x, worst_info[0].position.y,
+               worst_info[0].position.z, gait_state_name(worst_info[1].phase.state), worst_info[1].position.x,
+               worst_info[1].position.y, worst_info[1].position.z);
 }
 
 int main(int argc, char **argv) {

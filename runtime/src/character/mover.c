@@ -838,6 +838,38 @@ typedef struct push_info {
     gait_landmark_id floor_lm, wall_lm;
 } push_info;
 
+/* The push out of n contacts: the smallest move d with dot(n_i, d) >= depth_i + PUSH_MARGIN for
+ * each, by a few Gauss-Seidel sweeps over the planes. The other characters' half-spaces the
+ * capsule is still clear of are limits too, dot(n_k, d) >= -clearance_k: a body pinned among
+ * others, pushed out of one straight into the next and back the next pass, was left a
+ * centimetre across a third (bench_crowd's plaza: a climber between a body on the wall's top,
+ * one beside it and one at the wall). They go first, the contacts last, so where the two
+ * disagree the contacts (the landmarks) win. */
+static gait_vec3 push_solve(const gait_mover *m, gait_vec3 feet, const gait_contact_point *cp, int n) {
+    gait_vec3 ln[GAIT__BODIES_MAX];
+    double lc[GAIT__BODIES_MAX];
+    int nl = 0;
+    if (m->bodies)
+        for (int k = 0; k < m->bodies->count; k++) {
+            double clear = body_clearance(m, feet, &m->bodies->bounds[k], NULL);
+            if (clear < 0) continue; /* across: one of the contacts */
+            ln[nl] = m->bodies->bounds[k].normal;
+            lc[nl++] = clear;
+        }
+    gait_vec3 d = v3(0, 0, 0);
+    for (int it = 0; it < 6; it++) {
+        for (int k = 0; k < nl; k++) {
+            double s = -lc[k] - v3_dot(ln[k], d);
+            if (s > 0) d = v3_mad(d, ln[k], s);
+        }
+        for (int i = 0; i < n; i++) {
+            double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
+            if (s > 0) d = v3_mad(d, cp[i].normal, s);
+        }
+    }
+    return d;
+}
+
 /* Pushes the capsule out of the landmarks it overlaps: the smallest move d with
  * dot(n_i, d) >= depth_i for every contact, by a few Gauss-Seidel sweeps over the planes
  * (so two walls of an acute corner push out along their crease instead of fighting). */
@@ -852,13 +884,7 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
             pi->clear_at = feet;
             break;
         }
-        gait_vec3 d = v3(0, 0, 0);
-        for (int it = 0; it < 6; it++) {
-            for (int i = 0; i < n; i++) {
-                double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
-                if (s > 0) d = v3_mad(d, cp[i].normal, s);
-            }
-        }
+        gait_vec3 d = push_solve(m, feet, cp, n);
         for (int i = 0; i < n; i++) {
             gait_vec3 nn = cp[i].normal;
             if (cp[i].triangle == BODY_TRIANGLE) continue; /* another character: no surface */
@@ -1368,12 +1394,7 @@ void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet) {
     copy.filter.skip_landmarks = true; /* the other characters' contacts alone */
     int n = overlap(&copy, &cap, cp);
     if (n <= 0) return;
-    gait_vec3 d = v3(0, 0, 0);
-    for (int it = 0; it < 6; it++)
-        for (int i = 0; i < n; i++) {
-            double s = cp[i].depth + PUSH_MARGIN - v3_dot(cp[i].normal, d);
-            if (s > 0) d = v3_mad(d, cp[i].normal, s);
-        }
+    gait_vec3 d = push_solve(m, *feet, cp, n);
     gait_hit hit; /* out by a cast, so no landmark is entered on the way */
     *feet = sweep_geometry(m, *feet, d, &hit) ? v3_mad(*feet, d, hit.start_solid ? 0 : hit.fraction)
                                               : v3_add(*feet, d);
