@@ -736,7 +736,29 @@ static void move_in_air(body_move *bm) {
         v = v3(hv.x, vy1, hv.z);
         delta = v3(hv.x * dt, mean * dt, hv.z * dt);
     }
+    gait_vec3 from = bm->feet;
     gait_mover_fly(bm->m, &bm->feet, delta, v, &b->near, &bm->r);
+    if (s == GAIT_STATE_GLIDE && bm->r.wall && bm->r.wall_terrain && delta.y <= 0 &&
+        bm->feet.y > from.y) {
+        /* a glide that rose: its move went into a terrain face too steep to stand on, and the
+         * lift onto the surface carried it up the face (a fall's clipped velocity stops that
+         * after a step; a glide sets its speed anew each step and rode up a bank at 15 m/s,
+         * then hung on its top: found by the liveness fuzzer). The face is a wall to it: the
+         * move again without what went into the face across the ground */
+        gait_vec3 hn = v3_norm(horizontal(bm->r.wall_normal));
+        double into = v3_dot(delta, hn), vin = v3_dot(v, hn);
+        if (v3_len2(hn) > 0.5 && into < 0) {
+            gait_vec3 wall_n = bm->r.wall_normal;
+            bm->feet = from;
+            gait_mover_fly(bm->m, &bm->feet, v3_mad(delta, hn, -into), vin < 0 ? v3_mad(v, hn, -vin) : v,
+                           &b->near, &bm->r);
+            if (!bm->r.wall) { /* met: a wall to catch */
+                bm->r.wall = true;
+                bm->r.wall_terrain = true;
+                bm->r.wall_normal = wall_n;
+            }
+        }
+    }
     b->vel = bm->r.vel;
     bm->may_land = b->vel.y <= 0;
     gait_vec3 look = s == GAIT_STATE_GLIDE ? facing : in->dir_n;
