@@ -7,7 +7,9 @@
  *                     speed, the rise and the cross at its row's speeds, the drop from the ledge to
  *                     the floor behind (or, with none, to max_drop below the feet), plus the 0.2 s
  *                     a blocked path is given and 0.25 s;
- *   drown_deep        a drowning that ends with the body in deep water (it swims again at once);
+ *   drown_deep        a drowning that ends with the body in deep water (it swims again at once)
+ *                     where walkable terrain shallow enough to stand in lies within the 32 m the
+ *                     return looks ashore (a world of deep water all round has no shore to give);
  *   stuck_walker      walking, running or sprinting the same way (the facing within 0.1 rad) for
  *                     1 s without moving 5 cm, with the body's capsule (lifted over a step) free
  *                     to go 0.5 m that way, or along the wall it meets there (at least 5 cm of it),
@@ -115,6 +117,24 @@ static bool live_open_way(const gait_world *w, gait_vec3 feet, double yaw, doubl
     return hit.normal.y >= cos_walk;
 }
 
+/* Whether walkable terrain a body could stand on (dry, or under water shallow enough to leave
+ * the swim in: `wading`) lies within LIVE_SHORE_REACH of p, on rings a metre apart: a
+ * drowning's return looks that far ashore, and a world of deep water all round (a sea level
+ * over the whole terrain) has no shore to give. */
+#define LIVE_SHORE_REACH 32
+static bool live_shore_near(gait_world *w, gait_vec3 p, double wading, double cos_walk) {
+    const gait_collider *c = gait_world_collider(w);
+    for (int ring = 1; ring <= LIVE_SHORE_REACH; ring++)
+        for (int i = 0; i < 8 * ring; i++) {
+            double a = 2 * M_PI * i / (8 * ring), x = p.x + ring * sin(a), z = p.z + ring * cos(a);
+            double h, surface, depth;
+            gait_vec3 tn;
+            if (!gait_terrain_sample(c, x, z, &h, &tn) || tn.y < cos_walk) continue;
+            if (!gait_water_at(c, x, z, &surface, &depth) || surface - h <= wading) return true;
+        }
+    return false;
+}
+
 /* One step of one body (info as gait_character_info_get gave it after the step): NULL when all
  * is well, else the invariant broken ("air_stuck", ...) with what was seen written to msg. */
 static const char *live_check(gait_world *w, gait_character_id id, const gait_character_info *info,
@@ -169,7 +189,8 @@ static const char *live_check(gait_world *w, gait_character_id id, const gait_ch
     /* drown_deep */
     if (prev == GAIT_STATE_DROWN && s != GAIT_STATE_DROWN) {
         const gait_contact *ct = &info->contact;
-        if (ct->water_depth > n->wading_depth && ct->submersion >= n->wading_depth) {
+        if (ct->water_depth > n->wading_depth && ct->submersion >= n->wading_depth &&
+            live_shore_near(w, p, n->wading_depth - n->swim_exit_margin, cos(n->max_walk_slope))) {
             snprintf(msg, cap, "a drowning ended in water %.3f m deep (feet %.3f m under; wading "
                      "depth %.2f) at %.3f %.3f %.3f", ct->water_depth, ct->submersion,
                      n->wading_depth, p.x, p.y, p.z);

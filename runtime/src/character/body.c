@@ -287,6 +287,10 @@ static bool shore_at(const gait_mover *m, double x, double z, double top,
     gait_filter f = m->filter;
     f.skip_terrain = false;
     gait_hit hit;
+    /* from over the terrain there too: a bank rising higher than the body's head over the water
+     * is ground as well (missed, a drowned body with such a shore 10 m off was sent back into
+     * water 1.6 m deep: the liveness fuzzer, seed 224945) */
+    if (has_t && h + n->capsule_height > top) top = h + n->capsule_height;
     double reach = has_t ? top - h + 1 : ASHORE_DROP;
     if (reach <= 0 || !gait_collider_ray_cast(m->collider, v3(x, top, z), v3(0, -reach, 0), &f, &hit) ||
         !gait__mover_is_floor(m, hit.normal))
