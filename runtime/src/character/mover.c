@@ -53,6 +53,8 @@
                                   way the other faces, to be a notch (steep_pair) */
 #define CREASE_CARRY 1e-9      /* of a move's length: a crease carrying no more of it is square
                                   to it (clip_planes passes it over) */
+#define CREASE_FAINT 1e-3      /* of a move's length: a crease carrying no more of it is taken
+                                  only when no crease carries more (clip_planes) */
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
@@ -447,17 +449,24 @@ static bool enters_any(gait_vec3 v, const gait_vec3 *pl, int np, int skip_a, int
 
 /* The part of v that enters none of the planes: along one plane if that suffices, else along
  * the crease of two, else nothing (a corner of three holds the body still, it never wedges).
- * A crease square to v carries none of it: it is passed over, not taken as the answer, so a
- * later crease that does carry some is found (a fall between two steep edges: each edge's
- * face and its vertical twin, SLIDE_NO_RISE's, meet in a level crease, and gravity along it is
- * nothing, where the crease the two edges make runs down and out between them). */
+ * The first crease that enters no other plane and carries a fair part of v is the answer; a
+ * faint one (CREASE_FAINT of v or less) only when no crease carries more: a level crease where
+ * a steep face meets its vertical twin carried a millionth of a fall and held the body in a
+ * corner it could slide down (the liveness fuzzer, seed 210167). A crease square to v carries
+ * none of it and is never the answer, so a later crease that does carry some is found (a fall
+ * between two steep edges: each edge's face and its vertical twin, SLIDE_NO_RISE's, meet in a
+ * level crease, and gravity along it is nothing, where the crease the two edges make runs down
+ * and out between them). */
 static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
     if (!enters_any(v, pl, np, -1, -1)) return v;
     for (int i = 0; i < np; i++) {
         gait_vec3 w = clip_plane(v, pl[i]);
         if (!enters_any(w, pl, np, i, -1)) return w;
     }
-    double carried = CREASE_CARRY * v3_len(v);
+    double len = v3_len(v);
+    double fair = CREASE_FAINT * len;
+    gait_vec3 best = v3(0, 0, 0);
+    double most = CREASE_CARRY * len;
     for (int i = 0; i < np; i++)
         for (int j = i + 1; j < np; j++) {
             gait_vec3 dir = v3_cross(pl[i], pl[j]);
@@ -465,11 +474,14 @@ static gait_vec3 clip_planes(gait_vec3 v, const gait_vec3 *pl, int np) {
             if (l < 1e-6) continue;
             dir = v3_scale(dir, 1.0 / l);
             double along = v3_dot(v, dir);
-            if (fabs(along) <= carried) continue;
+            if (fabs(along) <= most) continue;
             gait_vec3 w = v3_scale(dir, along);
-            if (!enters_any(w, pl, np, i, j)) return w;
+            if (enters_any(w, pl, np, i, j)) continue;
+            if (fabs(along) > fair) return w;
+            best = w;
+            most = fabs(along);
         }
-    return v3(0, 0, 0);
+    return best;
 }
 
 /* Whether a contact point lies under a sphere of centre c within the walkable cone: only there
