@@ -1280,8 +1280,34 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
          * covered (the move and NEAR_SKIN around it): a body under the terrain's edge inside a
          * landmark can be lifted metres, and "no landmark near the move" says nothing of those
          * (with the cache dropped by a snapshot's restore, the other answer gave other bits) */
-        if (h > p.y + 1e-9 && (m == m_in || h - p.y > NEAR_SKIN) &&
-            sweep_geometry(m_in, p, v3(0, h - p.y, 0), &hit)) {
+        /* a lift that starts inside a landmark (a head already pressed into a ceiling over a
+         * steep bank) is no lack of room when it ends no deeper than the step began: refused,
+         * the slide down the bank lost its speed every step and the body hung under the ceiling
+         * in a fall (the liveness fuzzer, seed 203125) */
+        bool no_room = h > p.y + 1e-9 && (m == m_in || h - p.y > NEAR_SKIN) &&
+                       sweep_geometry(m_in, p, v3(0, h - p.y, 0), &hit) &&
+                       !(hit.start_solid &&
+                         landmark_depth(m_in, v3(p.x, h, p.z)) <= landmark_depth(m_in, *feet_io));
+        if (no_room && nseed > 0) {
+            /* resting on the bank, the move along its plane needs (almost) no lift: a body in
+             * the crease of a bank and a landmark's face leaning over it (a wedge's flank) was
+             * lifted straight up into the face, refused, and hung there in a fall (the liveness
+             * fuzzer, seed 204282) */
+            gait__slide_info sb;
+            gait_vec3 q = slide_on(m_in, *feet_io, clip_planes(delta, seed, nseed), flags, NULL,
+                                   seed, nseed, &sb);
+            double hq;
+            gait_vec3 tq;
+            if (terrain_at(m_in, q.x, q.z, &hq, &tq) &&
+                (hq <= q.y || !sweep_geometry(m_in, q, v3(0, hq - q.y, 0), &hit))) {
+                no_room = false;
+                p = q;
+                h = hq > q.y ? hq : q.y;
+                tn = tq;
+                r->touched = r->touched || sb.solid;
+            }
+        }
+        if (no_room) {
             /* lifted onto the terrain under a landmark with no room: stay where the step began
              * (over it, the terrain there) and drop the velocity that went in */
             gait_vec3 s0 = *feet_io;
