@@ -148,6 +148,49 @@ test("two characters walking head-on on one line slide past each other", functio
   expect_true(fastest <= 5.6 * 1.05, string.format("no one launched (fastest %.2f m/s)", fastest))
 end)
 
+-- The gap between two upright capsules of radius 0.3 (m; < 0 inside each other): a's axis
+-- from its feet ya + 0.3 to ya + ha - 0.3, b's likewise.
+local function capsule_gap(ax, ay, az, ha, bx, by, bz, hb)
+  local dy = math.max(0, (ay + 0.3) - (by + hb - 0.3), (by + 0.3) - (ay + ha - 0.3))
+  return math.sqrt((ax - bx) ^ 2 + (az - bz) ^ 2 + dy ^ 2) - 0.6
+end
+
+-- A body dropped `off` m off the axis of another (standing, or crouched: 0.8 m tall)
+test("a body dropped on another's head slides off it and lands beside it", function()
+  -- from 3 m, or set down on the head (from = nil: 2 cm over it, at rest)
+  for _, case in ipairs{{off = 0.12, crouch = false, from = 3}, {off = 0.21, crouch = true, from = 3},
+                        {off = 0.05, crouch = true, from = 3}, {off = 0.21, crouch = true},
+                        {off = 0.1, crouch = false}} do
+    local w = S.world()
+    local under = assert(w:spawn{position = {0, 0, 0}})
+    local hb = 1.7
+    if case.crouch then
+      under:set_input{pressed = {"crouch"}}
+      w:step()
+      expect_eq(under:state(), "crouch", "the one below crouches")
+      hb = 0.8
+    end
+    local ch = S.perch(w, case.off, case.from or hb + 0.02, 0)
+    local deepest, top = 0, 0
+    local landed, steps = S.until_(w, ch, 120, {}, function(c)
+      local x, y, z = pos(c)
+      local ux, uy, uz = pos(under)
+      if math.abs(y - (uy + hb)) < 0.05 then top = top + 1 end
+      deepest = math.max(deepest, -capsule_gap(x, y, z, 1.7, ux, uy, uz, hb))
+      return c:state() == "idle" and y < 0.01
+    end)
+    local _, y = pos(ch)
+    local what = string.format("%.2f m off a %s one, %s", case.off, case.crouch and "crouched" or "standing",
+      case.from and "dropped" or "set down")
+    expect_true(landed, string.format("%s: on its feet on the ground within 2 s (still %s at %.3f m)",
+      what, ch:state(), y))
+    expect_true(top < 30, string.format("%s: off the head within half a second (%d steps on it)", what, top))
+    expect_true(deepest <= 0.01, string.format("%s: never more than 1 cm inside the other (%.4f m)",
+      what, deepest))
+    print(string.format("  %s: landed after %d steps, %d on the head, deepest %.4f m", what, steps, top, deepest))
+  end
+end)
+
 test("collision layers: a body out of the other's mask walks through it", function()
   local w = S.world()
   local a = assert(w:spawn{position = {0, 0, -3}, layer = 2})

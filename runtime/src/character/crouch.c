@@ -129,7 +129,13 @@ gait_state gait__crouch_after(gait__crouch *c, gait_state from, gait_state propo
     if ((from == GAIT_STATE_CROUCH || c->air) && proposed != from && proposed != GAIT_STATE_CROUCH &&
         proposed != GAIT_STATE_FALL && low_ceiling) {
         c->stand_blocked = true;
-        return c->air && contact->grounded && !contact->rising ? GAIT_STATE_CROUCH : from;
+        if (c->air && contact->grounded && !contact->rising) return GAIT_STATE_CROUCH;
+        /* a glide held off a climb by the bank it would climb (too steep to stand on, and over
+         * the standing capsule's head) lets go, as a glide resting on such a bank does: held in
+         * the glide, it hung on the bank, its sink going into the face every step (the liveness
+         * fuzzer, seed 300217) */
+        if (from == GAIT_STATE_GLIDE && contact->steep) return GAIT_STATE_FALL;
+        return from;
     }
     if (contact->grounded || from != GAIT_STATE_CROUCH) c->hover = 0;
     if (from == GAIT_STATE_CROUCH && proposed == GAIT_STATE_FALL && low_ceiling) {

@@ -44,6 +44,8 @@
 #define FACE_ABOVE 0.002       /* m a steep face may stand above the plane a walk follows and
                                   still be gone down (rounding along a long cell's plane) */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
+#define LIFT_TOUCH 1e-4        /* m: a lift onto the terrain ending this little into a landmark
+                                  touches it; no lack of room (fly) */
 #define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
 #define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
                                   move's look for landmarks, NEAR_SKIN) */
@@ -777,6 +779,10 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
         if (!hit_body(&hit) && is_floor(m, n)) n = edge_normal(m, feet, hit.point, n);
         if (hit_body(&hit)) {
             si->body = true; /* another character: slid along, never ground, wall or ceiling */
+            if (n.y > SUPPORT_MIN_UP) {
+                si->body_under = true;
+                si->body_n = n;
+            }
             if (flatten) { /* a walk slides round it level, not down into its own ground */
                 gait_vec3 f = v3_norm(horizontal(n));
                 if (v3_len2(f) > 0.5) n = f;
@@ -1217,6 +1223,18 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
 
 /* The fly: rise is SLIDE_NO_RISE for a body the air carries (a fall, a jump, a dash's glide), 0
  * for one a kit steers (gait__mover_fly_steered). */
+/* Whether the lift of feet p up onto the terrain's height h meets a landmark (*hit). A lift that
+ * starts inside one is no lack of room when it ends no deeper than the step began (from), or
+ * only touching (LIFT_TOUCH): a head already pressed into a ceiling over a steep bank, a capsule
+ * against a wedge's edge. Refused, the slide down the bank lost its speed every step and the
+ * body hung there in a fall (the liveness fuzzer, seeds 203125, 306388). */
+static bool lift_blocked(const gait_mover *m, gait_vec3 from, gait_vec3 p, double h, gait_hit *hit) {
+    if (!(h > p.y + 1e-9) || !sweep_geometry(m, p, v3(0, h - p.y, 0), hit)) return false;
+    if (!hit->start_solid) return true;
+    double end = landmark_depth(m, v3(p.x, h, p.z));
+    return end > LIFT_TOUCH && end > landmark_depth(m, from);
+}
+
 static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
                 gait_mover_cache *near, gait_move_result *r, unsigned rise) {
     result_clear(r);
@@ -1273,6 +1291,12 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     if (si.steep && !r->grounded) {
         r->steep = true;
         r->ground_normal = si.steep_n;
+    } else if (si.body_under && !r->grounded) {
+        /* on another character's head or shoulder: no ground, slid off as a steep face is (air
+         * steering towards a standstill held a body 0.8 m up on a crouched one's head for good:
+         * the liveness fuzzer, seed 303295) */
+        r->steep = true;
+        r->ground_normal = si.body_n;
     }
     if (has_t && p.y <= h) {
         gait_hit hit;
@@ -1280,14 +1304,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
          * covered (the move and NEAR_SKIN around it): a body under the terrain's edge inside a
          * landmark can be lifted metres, and "no landmark near the move" says nothing of those
          * (with the cache dropped by a snapshot's restore, the other answer gave other bits) */
-        /* a lift that starts inside a landmark (a head already pressed into a ceiling over a
-         * steep bank) is no lack of room when it ends no deeper than the step began: refused,
-         * the slide down the bank lost its speed every step and the body hung under the ceiling
-         * in a fall (the liveness fuzzer, seed 203125) */
-        bool no_room = h > p.y + 1e-9 && (m == m_in || h - p.y > NEAR_SKIN) &&
-                       sweep_geometry(m_in, p, v3(0, h - p.y, 0), &hit) &&
-                       !(hit.start_solid &&
-                         landmark_depth(m_in, v3(p.x, h, p.z)) <= landmark_depth(m_in, *feet_io));
+        bool no_room = (m == m_in || h - p.y > NEAR_SKIN) && lift_blocked(m_in, *feet_io, p, h, &hit);
         if (no_room && nseed > 0) {
             /* resting on the bank, the move along its plane needs (almost) no lift: a body in
              * the crease of a bank and a landmark's face leaning over it (a wedge's flank) was
@@ -1298,8 +1315,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
                                    seed, nseed, &sb);
             double hq;
             gait_vec3 tq;
-            if (terrain_at(m_in, q.x, q.z, &hq, &tq) &&
-                (hq <= q.y || !sweep_geometry(m_in, q, v3(0, hq - q.y, 0), &hit))) {
+            if (terrain_at(m_in, q.x, q.z, &hq, &tq) && !lift_blocked(m_in, *feet_io, q, hq, &hit)) {
                 no_room = false;
                 p = q;
                 h = hq > q.y ? hq : q.y;

@@ -31,6 +31,8 @@ typedef struct gait__slide_info {
     gait_landmark_id wall_lm;   /* ... of this landmark */
     bool ceiling;
     bool body;                  /* met another character (gait_mover.bodies) */
+    bool body_under;            /* ... from above: rests on it (its normal rises SUPPORT_MIN_UP) */
+    gait_vec3 body_n;
     gait_vec3 planes[GAIT__MOVER_MAX_PLANES];
     int np;
 } gait__slide_info;
