@@ -524,6 +524,11 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
                frame + 1, step, c + 1, gait_state_name(info.phase.state), info.position.x,
                info.position.y, info.position.z, info.velocity.x, info.velocity.y, info.velocity.z,
                ct->grounded, ct->wall, ct->wall_ahead, ct->height_above_ground, info.stamina);
+    if (getenv("FUZZ_TRACE") && atoi(getenv("FUZZ_TRACE")) >= 3) {
+        gait_vec3 n = {0}; double hh = 0;
+        gait_terrain_sample(gait_world_collider(w), info.position.x, info.position.z, &hh, &n);
+        printf("   steep %d terrain %.4f n %.3f %.3f %.3f\n", ct->steep, hh, n.x, n.y, n.z);
+    }
     double fin[] = {info.position.x, info.position.y, info.position.z, info.velocity.x,
                     info.velocity.y, info.velocity.z, info.yaw, info.camera_yaw, info.phase.seconds,
                     info.stamina, info.stamina_max, info.action_seconds_left,
@@ -1313,6 +1318,8 @@ int main(int argc, char **argv) {
                     "              platforms at the water line, stairs along a wall, spawns exactly\n"
                     "              on faces)\n"
                     "  env FUZZ_NO_MINIMISE=1  count failures only; FUZZ_SKIP=kind,...  ignore kinds\n"
+                    "  env FUZZ_TRACE=1  a line per character step; 2: the shapes' triangles too;\n"
+                    "                    3: the terrain under the feet (height, normal) each step\n"
                     "  a replay's meta says its generator and whether liveness is checked\n");
             return 2;
         }

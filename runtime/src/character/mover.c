@@ -1045,6 +1045,14 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
             r->steep = true;
             r->ground_normal = ln;
         }
+    } else if (landmarks && !lhit && contact_support(m, p, NULL, &sn)) {
+        /* nothing under the feet within reach, yet faces around them hold the body (a box's
+         * edge at the feet and a wall it leans on at the head): the ground the fall's landing
+         * finds there (fly), so the walk agrees with it. It read no ground and the body flipped
+         * run <-> fall every other step (the liveness fuzzer, seed 403049) */
+        r->grounded = true;
+        r->ground_normal = sn;
+        r->ground_height = p.y;
     }
     return p;
 }
