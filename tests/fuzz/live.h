@@ -75,7 +75,10 @@ static double live_traverse_plan(const gait_world *w, const gait_traverse_info *
     double plan = (s->wall_distance + run) / n->walk_speed + (s->height + 0.2) / rise +
                   ((mantle ? 0 : s->depth) + 2 * r + 0.2 + run) / cross;
     if (!mantle) {
-        double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height
+        /* the drop goes on to a floor up to a step below the one the scan saw before a fall
+         * takes over (traverse_action.c move_drop; seed 414774 landed there 20 ms past a plan
+         * that stopped at the scan's floor) */
+        double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height + n->step_height
                                     : s->height + tab->max_drop;
         plan += sqrt(2 * fmax(drop, 0) / n->gravity);
     }

@@ -231,6 +231,8 @@ typedef struct action_move {
                                    is there */
 #define NO_WAY 1e-4             /* m: an approach step that gains less made no way */
 #define PATH_LEGS 4             /* waypoints a step may pass (the path has 4) */
+#define SNAP_PUSHED 0.01        /* m: a blocked action's snap to the ground pushed out further
+                                   than this is not taken */
 #define STEP_LEFT 1e-12         /* s: less of a step than this is none */
 
 /* Walk to the face below the grab point, at the speed the body came with (a standing start
@@ -401,10 +403,20 @@ static void end_if_blocked(action_move *am) {
     bool over = t->blocked > BLOCKED_END || t->seconds > ACTION_MAX;
     if (t->phase == GAIT_TRAVERSE_PHASE_DONE || !over) return;
     t->latch = false;
+    am->m.latch = false; /* the world is solid again for the probe too */
     t->phase = GAIT_TRAVERSE_PHASE_DONE;
     gait_vec3 probe = am->feet;
     gait_mover_walk(&am->m, &probe, v3(0, 0, 0), UP, am->dt, NULL, &am->res);
-    if (am->res.grounded && fabs(probe.y - am->feet.y) <= am->n->step_height) {
+    /* the snap down is the walk's, which takes the terrain under a cast that starts touching a
+     * landmark (a hurdle blocked over a ramp's side edge dropped 0.29 m onto the terrain, 20 cm
+     * into the ramp: the liveness fuzzer, seed 413085): a snap the settle refuses or has to
+     * push out of something is not taken (the body falls from where it is) */
+    gait_move_result settled;
+    gait__mover_result_clear(&settled);
+    gait_vec3 snapped = probe;
+    bool refused = gait_mover_settle(&am->m, am->feet, &probe, false, false, &settled, NULL) ||
+                   v3_len(v3_sub(probe, snapped)) > SNAP_PUSHED;
+    if (!refused && am->res.grounded && fabs(probe.y - am->feet.y) <= am->n->step_height) {
         am->feet = probe;
         am->grounded = true;
         am->gn = am->res.ground_normal;
