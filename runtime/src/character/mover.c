@@ -1136,7 +1136,13 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
      * its foot): walking into it is climbing it, whichever way its contour runs, however the
      * ground falls away along it */
     bool above = h > p.y + FACE_ABOVE;
-    bool downhill = v3_dot(v3_norm(horizontal(d)), nh) > TERRAIN_DOWNHILL && !above;
+    /* the way the feet went, not the way they were sent: a slide along a wall can turn a move
+     * down the face into one up it (judged by d, a walk pressed into a wall at a 51 deg face's
+     * foot climbed onto the face 5 mm, read no ground there, fell back and walked up again:
+     * walk <-> fall every other step, the liveness fuzzer's seed 601401) */
+    gait_vec3 way = horizontal(v3_sub(p, start));
+    if (v3_len2(way) < 1e-18) way = horizontal(d);
+    bool downhill = v3_dot(v3_norm(way), nh) > TERRAIN_DOWNHILL && !above;
     bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
     if (rise <= m->step_height && (downhill || stands)) return p;
     r->wall = true;
