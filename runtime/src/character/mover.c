@@ -748,6 +748,31 @@ enum {
                            rise up it: Jolt's CharacterVirtual blocks steep slopes the same way) */
 };
 
+/* What a walk along the ground's plane g leaves of its move (v, on g) after the faces too steep to
+ * walk that it took as vertical planes: a face leaning back lies further out the lower it goes, so
+ * a move along its vertical plane that goes down (along g) still goes into the face, and the
+ * next cast meets it at once. Every cast of the slide then met it at fraction 0 and the feet
+ * stayed: a body on a slope walking along (or away from) a steeper face at its side stood still
+ * for good with open ground ahead (the walkers' survey: 52 of 1000 on its level scene). The move
+ * goes on along the crease the face makes with g instead: on
+ * g, along the face, never into it; where that crease goes up it goes into the face's vertical
+ * plane too (up the face), and a corner of such planes or faces holds the body (nothing). pl:
+ * the slide's planes (the faces' vertical ones among them); faces (nf): the faces as they are. */
+static gait_vec3 along_faces(gait_vec3 v, gait_vec3 g, const gait_vec3 *faces, int nf,
+                             const gait_vec3 *pl, int np) {
+    for (int k = 0; k < nf; k++) {
+        if (v3_dot(v, faces[k]) >= -1e-12) continue;
+        gait_vec3 c = v3_cross(g, faces[k]);
+        double l = v3_len(c);
+        if (l < 1e-6) return v3(0, 0, 0);
+        c = v3_scale(c, 1.0 / l);
+        v = v3_scale(c, v3_dot(v, c));
+        if (enters_any(v, pl, np, -1, -1) || enters_any(v, faces, nf, k, -1)) return v3(0, 0, 0);
+        return v;
+    }
+    return v;
+}
+
 /* Moves the capsule's feet by delta, sliding along what it meets (flags: SLIDE_*). ground, when
  * given, is the walkable plane the move follows. seed (nseed of them, may be none): planes the
  * body already lies on that no cast meets (the terrain, read through its height function), kept
@@ -761,6 +786,8 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
     for (int k = 0; k < nseed && si->np < MAX_PLANES; k++) si->planes[si->np++] = seed[k];
     gait_vec3 want = delta;
     gait_vec3 g = ground ? *ground : UP;
+    gait_vec3 faces[MAX_PLANES]; /* the faces leaning back a walk along `ground` took as vertical */
+    int nf = 0;
     for (int it = 0; it < SLIDE_ITERS; it++) {
         if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
         gait_hit hit;
@@ -822,6 +849,7 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
             if (ridge) n = v3_norm(v3_sub(c, hit.point));
             gait_vec3 f = v3_norm(horizontal(n));
             if (flatten && v3_len2(f) > 0.5) {
+                if (ground && n.y > 0 && nf < MAX_PLANES) faces[nf++] = n;
                 n = f;
             } else if ((flags & SLIDE_NO_RISE) && !edge_floor && !ridge && n.y > 0 &&
                        v3_len2(f) > 0.5 && si->np < MAX_PLANES) {
@@ -833,7 +861,10 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
         delta = clip_planes(rest, si->planes, si->np);
         /* walking along a ground's plane: what a wall (taken as vertical) leaves of the move
          * stays on that plane, so a body pressing up a slope into a wall does not rise along it */
-        if (ground && !si->ceiling) delta.y = -(g.x * delta.x + g.z * delta.z) / g.y;
+        if (ground && !si->ceiling) {
+            delta.y = -(g.x * delta.x + g.z * delta.z) / g.y;
+            delta = along_faces(delta, g, faces, nf, si->planes, si->np);
+        }
         /* never turn back against the wanted move: that is how corners jitter */
         if (v3_dot(delta, want) <= 0) break;
     }
