@@ -60,6 +60,8 @@
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
+#define RISER_EDGE_HALVINGS 5  /* a terrain riser's top edge is found to within 1/32 of the gap
+                                  between two of those points (2-3 mm) */
 
 static const gait_vec3 UP = {0, 1, 0};
 
@@ -736,6 +738,55 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
     return steep_pair(m, &steep, n_out);
 }
 
+/* Whether the terrain too steep to stand on under `feet` (normal tn) is a riser within the step
+ * (docs/behaviour.md, "The body": a riser is stepped, never climbed), as riser_supports asks of a
+ * landmark's face: uphill across it the height function turns walkable no higher than top_y, the
+ * face staying under top_y on the way. terrain_around looks only a capsule's radius uphill, for
+ * walkable ground at most a step over the feet wherever it lies: the walkers' terraces (1 m
+ * cells, a riser's cell split into a steep triangle and a walkable one) reach their top a little
+ * further, or onto a top that rises on, and a run across a steep triangle's corner 0.15-0.29 m
+ * high started a climb (run -> climb -> run). How far to look: however its slope bends, a face
+ * steeper than walkable rises more than tan(max walk slope) per metre, so one that rises no more
+ * than top_y - feet.y ends within that rise / tan(max walk slope) (the run a riser at the
+ * walkable slope itself would take). The top's edge, between the last point found on the face
+ * and the first walkable one, is found to RISER_EDGE_HALVINGS halvings: its height decides, not
+ * a sample's past it (a top rising on at a walkable slope stands above the step a sample past an
+ * edge within it). */
+static bool terrain_riser(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, double top_y) {
+    if (tn.y <= SUPPORT_MIN_UP || is_floor(m, tn) || m->step_height <= 0) return false;
+    gait_vec3 uphill = v3_neg(horizontal(tn)); /* a slope's normal leans downhill */
+    double nh = v3_len(uphill);
+    double sin_w = sqrt(fmax(0.0, 1.0 - m->cos_walkable * m->cos_walkable));
+    if (nh < 1e-6 || top_y < feet.y || sin_w < 1e-6) return false;
+    uphill = v3_scale(uphill, 1.0 / nh);
+    double run = (top_y - feet.y) * m->cos_walkable / sin_w + RISER_PAST;
+    double lo = 0; /* m uphill: still the face */
+    for (int k = 1; k <= RISER_SAMPLES; k++) {
+        double at = run * k / RISER_SAMPLES, h;
+        gait_vec3 o = v3_mad(feet, uphill, at), n;
+        if (!terrain_at(m, o.x, o.z, &h, &n)) return false;
+        if (!is_floor(m, n)) {
+            if (h > top_y) return false;
+            lo = at;
+            continue;
+        }
+        double hi = at, edge = h;
+        for (int i = 0; i < RISER_EDGE_HALVINGS; i++) {
+            double mid = 0.5 * (lo + hi), hm;
+            gait_vec3 om = v3_mad(feet, uphill, mid), nm;
+            if (!terrain_at(m, om.x, om.z, &hm, &nm)) return false;
+            if (is_floor(m, nm)) {
+                hi = mid;
+                edge = hm;
+            } else {
+                lo = mid;
+            }
+        }
+        return edge <= top_y;
+    }
+    return false;
+}
+
 /* ---- collide and slide ------------------------------------------------------------------- */
 
 /* How a slide meets what it meets. */
@@ -1015,7 +1066,7 @@ static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
  * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
  * stood on. The feet never end below the terrain. */
 static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, bool landmarks,
-                             gait_move_result *r) {
+                             bool riser, gait_move_result *r) {
     double h = -INFINITY;
     gait_vec3 tn = UP;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
@@ -1056,8 +1107,12 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
          * landmark's floor among the contacts */
         gait_vec3 at = v3(p.x, h, p.z);
         bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
-        if (is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
-            contact_support(m, at, &tn, &sn)) {
+        /* or the walk went onto a riser within the step there (riser: terrain_wall found its
+         * top), as onto a landmark's: it rides up the face */
+        bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
+                       contact_support(m, at, &tn, &sn);
+        if (!support && riser) sn = UP;
+        if (support || riser) {
             r->grounded = true;
             r->ground_normal = is_floor(m, tn) ? tn : lnear ? ln : sn;
             p.y = h;
@@ -1149,12 +1204,14 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
  * the ground's plane, `ground`, NULL when the walk follows none) within a step, or
  * rises no more than a step to where the feet still stand (terrain_support: a riser within the
  * step height whose walkable top is within the sphere's reach is no wall, on the terrain as on a
- * landmark; the ground finder then agrees). Otherwise the face is a wall: the move tries along its foot (its
+ * landmark; the ground finder then agrees), or onto a riser within the step whose top lies
+ * further up its face (terrain_riser; *riser tells the ground finder). Otherwise the face is a wall: the move tries along its foot (its
  * contour, or the crease it makes with the ground's plane), kept only where the feet stand — a body walking along a face's foot with the stick a
  * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
  * off it and walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
-                              const gait_vec3 *ground, gait_move_result *r, bool *floor_met) {
+                              const gait_vec3 *ground, gait_move_result *r, bool *floor_met,
+                              bool *riser) {
     double h;
     gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
@@ -1176,6 +1233,12 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     bool downhill = v3_dot(v3_norm(way), nh) > TERRAIN_DOWNHILL && !above;
     bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
     if (rise <= m->step_height && (downhill || stands)) return p;
+    /* a riser within the step whose top lies further uphill: walked onto, ridden up (the
+     * ground finder is told, *riser); not a face gone down, whose top is behind the feet */
+    if (rise <= m->step_height && terrain_riser(m, v3(p.x, h, p.z), tn, start.y + m->step_height)) {
+        *riser = true;
+        return p;
+    }
     r->wall = true;
     r->wall_terrain = true;
     r->wall_normal = tn;
@@ -1250,13 +1313,14 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     }
     if (si.ceiling) r->ceiling = true;
 
-    p = terrain_wall(m, start, d, p, on_plane ? &ground_normal : NULL, r, &floor_met);
+    bool riser = false;
+    p = terrain_wall(m, start, d, p, on_plane ? &ground_normal : NULL, r, &floor_met, &riser);
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
     /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
      * feet (the move was cast along the ground's plane): the height function alone answers */
     double cast_y = p.y;
-    p = find_ground(m, p, m->step_height, floor_met || !on_terrain, r);
+    p = find_ground(m, p, m->step_height, floor_met || !on_terrain, riser, r);
     /* the lift is asked of the landmarks too when it reaches past what the near test covered
      * (the step height and NEAR_SKIN): feet under the terrain's surface are lifted metres onto
      * it, and "no landmark near the move" says nothing of the way up (the cache's answer and a
@@ -1495,7 +1559,7 @@ void gait_mover_place(const gait_mover *m, gait_vec3 *feet, gait_move_result *r)
     push_info pi;
     p = push_out(m, p, &pi);
     result_clear(r);
-    *feet = find_ground(m, p, 0.01, true, r);
+    *feet = find_ground(m, p, 0.01, true, false, r);
 }
 
 void gait__mover_leave_bodies(const gait_mover *m, gait_vec3 *feet) {
