@@ -35,6 +35,7 @@ return {
     drown_seconds = 2.0,        -- s of drowning before the return, provisional
     step_height = 0.3,          -- m the feet follow up or down, provisional
     max_walk_slope = 0.7854,    -- rad (45 deg), steepest walkable slope, provisional
+    walk_slope_hysteresis = 0.05236, -- rad (3 deg) past it a body already standing keeps standing
     wading_depth = 1.2,         -- m of water stood in before swimming, provisional
     swim_float_speed = 2.0,     -- m/s a swimmer rises or sinks towards that float line, provisional
     glider_min_height = 2.5,    -- m above the ground to open the glider or plunge, provisional

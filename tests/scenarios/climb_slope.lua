@@ -52,7 +52,17 @@ local PATCH = {
   {-44.7999992, -3.92400861, 38.4000015, -44.7999992, -3.93172216, 40, -43.2000008, -3.59228873, 38.4000015},
 }
 
-test("run up into a slope just too steep to walk: climbs it, no climb/run flicker", function()
+-- The provisional body's walk_slope_hysteresis (3 deg) lets a body already standing walk on up
+-- to 48 deg (docs/behaviour.md, "The body"): this 46 deg face is walked up then. The climb it
+-- guards is the one without it (hysteresis 0), loaded as a tuning file and put back after.
+local function hysteresis(rad)
+  local path = S.tmp_lua(string.format("return {\n  provisional = {\n    walk_slope_hysteresis = %.17g,\n  },\n}\n", rad))
+  assert(gait.tuning.load{locomotion = path})
+  os.remove(path)
+end
+
+test("run up into a slope just too steep to walk (no hysteresis): climbs it, no climb/run flicker", function()
+  hysteresis(0)
   local w = gait.world.new{max_characters = 2} -- no terrain: the level is all mesh
   assert(w:add_landmark{triangles = PATCH})
   -- the camera looks along +z; the stick points up the slope into the face
@@ -62,5 +72,18 @@ test("run up into a slope just too steep to walk: climbs it, no climb/run flicke
   expect_true(r.seen.climb, "climbs the steeper face")
   expect_true(r.changes <= 2, string.format("run, then climb: %d state changes in 1 s", r.changes))
   expect_eq(ch:state(), "climb", "still climbing after 1 s")
+  expect_true(y > -5.3, string.format("up the face: feet %.2f m (at %.2f, %.2f)", y, x, z))
+  hysteresis(math.rad(3))
+end)
+
+test("run up into a 46 deg face from a 43 deg slope (3 deg hysteresis): walks up it, no flicker", function()
+  hysteresis(math.rad(3))
+  local w = gait.world.new{max_characters = 2}
+  assert(w:add_landmark{triangles = PATCH})
+  local ch = w:spawn{position = {-48.4058, -5.85, 35.7436}}
+  local r = S.watch(w, ch, 60, {move_x = -0.764, move_y = 0.646})
+  local x, y, z = ch:position()
+  expect_true(not r.seen.climb and not r.seen.fall, "runs, never climbs or falls")
+  expect_true(r.changes <= 1 and r.flips == 0, string.format("idle -> run only: %d state changes, %d grounded flips in 1 s", r.changes, r.flips))
   expect_true(y > -5.3, string.format("up the face: feet %.2f m (at %.2f, %.2f)", y, x, z))
 end)

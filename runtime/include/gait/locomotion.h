@@ -86,6 +86,9 @@ typedef struct gait_locomotion {
     double step_height;         /* m the feet follow up or down without leaving the ground,
                                    default 0.3 (provisional) */
     double max_walk_slope;      /* rad, steepest walkable slope, default 45 deg (provisional) */
+    double walk_slope_hysteresis; /* rad past max_walk_slope a body already standing keeps
+                                   standing (no stand/fall flicker on ground either side of the
+                                   limit), default 3 deg (provisional) */
     double wading_depth;        /* m of water the body stands in before it swims; it floats with
                                    its feet this deep, default 1.2 (provisional) */
     double swim_float_speed;    /* m/s a swimming body rises or sinks towards that float line,

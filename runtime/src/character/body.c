@@ -34,6 +34,7 @@
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
 #define OVER_TOP_SLACK 1e-3    /* m short of a cliff's top a slide there may end (grazing a wall
                                   beside the way) and the climb still be over it */
+#define STAND_SLOPE_MAX 1.5    /* rad: a standing body's limit with its hysteresis stays a slope */
 #define PROJECT_ITERS 4        /* steps onto the terrain's local plane (converges in 2-3) */
 #define AHEAD_COS 0.5          /* a wall is "ahead" when the move points within 60 deg into it */
 #define AHEAD_KEEP 0.5         /* ... and, on foot, stops it: the stick's share along the wall,
@@ -861,9 +862,24 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
                      gait__character *ch, const gait__intent *in, const gait_locomotion *num,
                      gait_state from, double dt) {
     gait_mover m;
+    /* a body already standing stands and walks on ground up to walk_slope_hysteresis past the
+     * limit: on ground whose triangles lie either side of it (a 44 deg one beside a 46 deg one)
+     * it walks on instead of falling and landing every other step. What is too steep to land on
+     * stays so: a fall keeps the limit itself, and so does the support reading's notch
+     * (cos_steep; docs/behaviour.md, "The body"). Tried and dropped: keeping the limit for a
+     * move up the ground (run <-> fall flicker wherever a walker turned uphill on such ground)
+     * and reporting the way up such ground as a wall (short climbs of risers the walk went up
+     * before) */
+    double slope = num->max_walk_slope;
+    gait__cos_memo *slope_memo = &ch->walk_slope_trig;
+    if (gait_state_on_foot(ch->phase.state) && ch->body.on_ground && num->walk_slope_hysteresis > 0) {
+        slope = fmin(slope + num->walk_slope_hysteresis, STAND_SLOPE_MAX);
+        slope_memo = &ch->stand_slope_trig;
+    }
     gait__mover_init_cos(&m, col, num->capsule_radius,
                          gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num), num->step_height,
-                         num->max_walk_slope, gait__cos(&ch->walk_slope_trig, num->max_walk_slope));
+                         slope, gait__cos(slope_memo, slope));
+    m.cos_steep = gait__cos(&ch->walk_slope_trig, num->max_walk_slope);
     m.gather = gather;
     m.bodies = bodies;
     gait__body *b = &ch->body;

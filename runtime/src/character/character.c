@@ -478,6 +478,7 @@ static const gait__lfield character_rows[] = {
     GAIT__LCACHE(gait__character, camera_trig),
     GAIT__LCACHE(gait__character, heading_trig),
     GAIT__LCACHE(gait__character, walk_slope_trig),
+    GAIT__LCACHE(gait__character, stand_slope_trig),
     GAIT__LSTRUCT(gait__character, trav, gait__traverse_layout),
     GAIT__LSTRUCT(gait__character, anim, gait__anim_layout),
     GAIT__LSTRUCT(gait__character, motion, gait__motion_layout),

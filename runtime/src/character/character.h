@@ -77,7 +77,7 @@ typedef struct gait__character {
      * (core/trig.h: the same bits as the calls; a cache, not state: snapshots hold it as zeros) */
     gait__sincos_memo yaw_trig, camera_trig;
     gait__atan2_memo heading_trig;
-    gait__cos_memo walk_slope_trig;
+    gait__cos_memo walk_slope_trig, stand_slope_trig;
     /* Last, the three parts whose tails a create leaves alone (character.c): the traversal's
      * last scan (read only once scanned), the anim's clip map (the shared default until a state
      * is renamed) and the motion's large parts (read only while in use). Everything before the

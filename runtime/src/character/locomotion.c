@@ -73,6 +73,8 @@ static const gait_schema_field fields[] = {
       "the feet follow up or down without leaving the ground"),
     F(max_walk_slope, 0.01, 1.5, 45.0 * M_PI / 180.0, "rad", LOC, PROV " (45 deg)",
       "steepest walkable slope"),
+    F(walk_slope_hysteresis, 0, 0.2, 3.0 * M_PI / 180.0, "rad", LOC, PROV " (3 deg)",
+      "past the steepest walkable slope, a body already standing keeps standing"),
     F(wading_depth, 0.05, 5, 1.2, "m", LOC, PROV,
       "water stood in before the body swims; it floats with its feet this deep"),
     F(swim_float_speed, 0.01, 50, 2.0, "m/s", LOC, PROV,

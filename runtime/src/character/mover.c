@@ -635,16 +635,15 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
             double h;
             gait_vec3 n;
             if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
-            if (!is_floor(m, n)) {
-                add_steep(s, n, v3(q.x, h, q.z));
-                continue;
-            }
             bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
                               : h >= feet.y && h <= feet.y + m->step_height;
-            if (near) {
+            if (is_floor(m, n) && near) {
                 *n_out = n;
                 return true;
             }
+            /* steep, or walkable only by a standing body's hysteresis and not at the feet: one
+             * face of a notch or funnel as it would be to a landing (cos_steep) */
+            if (n.y < m->cos_steep) add_steep(s, n, v3(q.x, h, q.z));
         }
     return false;
 }
@@ -696,7 +695,9 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
             walk = true;
             continue;
         }
-        if (is_floor(m, nn)) continue; /* a floor beside or above the bottom sphere */
+        /* a floor beside or above the bottom sphere; a face walkable only by a standing body's
+         * hysteresis stays a face of the notch it makes, as a landing reads it (cos_steep) */
+        if (nn.y >= m->cos_steep) continue;
         add_steep(&steep, nn, cp[i].point);
     }
     return walk || steep_pair(m, &steep, n_out);
@@ -1056,6 +1057,7 @@ void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double r
     m->height = height < 2 * radius ? 2 * radius : height;
     m->step_height = step_height;
     m->cos_walkable = cos_walkable;
+    m->cos_steep = cos_walkable;
     m->filter.skip_terrain = true;
     m->filter.walkable_slope = max_walk_slope;
 }
