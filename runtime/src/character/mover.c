@@ -1129,6 +1129,14 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
             r->ground_normal = ln;
             r->ground_landmark = hit.landmark;
             p.y = ly;
+        } else if (has_t && is_floor(m, tn) && h >= ly - SUPPORT_MARGIN && h >= p.y - reach) {
+            /* a steep landmark face met a hair above walkable terrain (a wedge's side standing
+             * on it, touched by the sphere at the crease): the terrain within SUPPORT_MARGIN
+             * holds the feet, as a fall's landing there takes it. Read as steep, a walk along
+             * such a crease fell and landed every other step (build/fuzz/walkers, terrain) */
+            r->grounded = true;
+            r->ground_normal = tn;
+            p.y = ly;
         } else if (ln.y > 0) {
             r->steep = true;
             r->ground_normal = ln;
