@@ -183,3 +183,101 @@ TEST(collide_real_creases_keep_their_normal) {
     free(t);
     gait_collider_destroy(c);
 }
+
+/* The quad a b c d (counter-clockwise seen from its front) as two triangles into out. */
+static void quad_tris(float *out, const double a[3], const double b[3], const double c[3],
+                      const double d[3]) {
+    const double *v[6] = {a, b, c, a, c, d};
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < 3; j++) out[3 * k + j] = (float)v[k][j];
+}
+
+/* Every contact of the capsule (at least `want`) has normal n (1e-9). */
+static void normals_are(gait_collider *c, gait_vec3 a, gait_vec3 b, double r, gait_vec3 n, int want) {
+    gait_contact_point ct[16];
+    gait_capsule cap = {a, b, r};
+    int k = gait_collider_capsule_overlap(c, &cap, NULL, ct, 16, NULL);
+    CHECK(k >= want);
+    for (int i = 0; i < k; i++)
+        CHECK_MSG(fabs(ct[i].normal.x - n.x) < 1e-9 && fabs(ct[i].normal.y - n.y) < 1e-9 &&
+                      fabs(ct[i].normal.z - n.z) < 1e-9,
+                  "contact %d (triangle %d): normal (%.9f %.9f %.9f), wanted (%.9f %.9f %.9f)", i,
+                  ct[i].triangle, ct[i].normal.x, ct[i].normal.y, ct[i].normal.z, n.x, n.y, n.z);
+}
+
+/* Surfaces are two-sided, so whether an edge is a real crease depends on the side it is met
+ * from: an open V-shaped trough (two plates at 30 deg) is a concave crease seen from inside the V
+ * and a convex one seen from under it, whichever way its plates face. From under it the crease
+ * keeps its own normal (it had a plate's face normal, leaning 30 deg, where the plates face into
+ * the V: a sweep up into it was turned aside); from inside, beyond one plate's edge and over the
+ * other, each plate pushes along its face normal (it had the edge's own normal there, where the
+ * plates face out of the V). */
+TEST(collide_crease_is_met_from_the_side_it_is_seen_from) {
+    for (int into = 0; into < 2; into++) {
+        gait_collider *c = make_collider(NULL);
+        double h = tan(M_PI / 6);
+        double l0[3] = {-1, 1 + h, -1}, l1[3] = {-1, 1 + h, 1}, m0[3] = {0, 1, -1}, m1[3] = {0, 1, 1};
+        double r0[3] = {1, 1 + h, -1}, r1[3] = {1, 1 + h, 1};
+        float t[36];
+        if (into) { /* both plates facing up, into the V */
+            quad_tris(t, l0, l1, m1, m0);
+            quad_tris(t + 18, m0, m1, r1, r0);
+        } else {    /* facing down, out of it */
+            quad_tris(t, l0, m0, m1, l1);
+            quad_tris(t + 18, m0, r0, r1, m1);
+        }
+        add_tris(c, t, 4, V(0, 0, 0));
+        /* under the crease: the top end 0.2 m below it, straight down */
+        normals_are(c, V(0, 0, 0.3), V(0, 0.8, 0.3), 0.3, V(0, -1, 0), 2);
+        /* a capsule sweeping straight up into it from below meets it with the same normal */
+        gait_capsule cap = {V(0, -0.5, 0.3), V(0, 0.3, 0.3), 0.3};
+        gait_hit hit;
+        CHECK(gait_collider_capsule_sweep(c, &cap, V(0, 1, 0), NULL, &hit));
+        CHECK_NEAR(hit.normal.x, 0, 1e-9);
+        CHECK_NEAR(hit.normal.y, -1, 1e-9);
+        /* inside the V, 45 deg up from the crease on the right plate's side: beyond the left
+         * plate's edge and over the right plate, in the concave corner: each plate's contact
+         * has its face's normal, up into the V (the float plates': within 1e-7) */
+        gait_contact_point ct[16];
+        gait_capsule in = {V(0.1, 1.1, 0.3), V(0.1, 2, 0.3), 0.3};
+        int k = gait_collider_capsule_overlap(c, &in, NULL, ct, 16, NULL);
+        CHECK(k >= 2);
+        for (int i = 0; i < k; i++)
+            CHECK_MSG(fabs(fabs(ct[i].normal.x) - 0.5) < 1e-7 && fabs(ct[i].normal.y - sqrt(0.75)) < 1e-7,
+                      "contact %d: normal (%.9f %.9f %.9f), wanted a plate's face normal", i,
+                      ct[i].normal.x, ct[i].normal.y, ct[i].normal.z);
+        gait_collider_destroy(c);
+    }
+}
+
+/* A thin wedge (two plates meeting in a knife edge at 19 deg, as the fuzzer's wedge) is a
+ * convex edge from every point beyond either plate's edge: its plates bend back past a right
+ * angle, so the concave corner between them lies behind the edge's lines. Wound either way (the
+ * fuzzer winds both plates facing into the wedge), a capsule in front of the knife edge meets it
+ * with the edge's own normal: level when its axis crosses the underside's plane (a body on a
+ * bank sliding into the edge at mid-height; the underside's and the slope's face normals, up
+ * and out, read there as two floors and held nothing, liveness seed 706655), and leaning up to
+ * its bottom end when that end is a little over the underside's plane. */
+TEST(collide_knife_edge_is_a_corner_from_both_sides) {
+    double a = 19 * M_PI / 180, s = sin(a), co = cos(a), len = 3;
+    double q0[3] = {-1, 1, 0}, q1[3] = {1, 1, 0}, q2[3] = {1, 1, len}, q3[3] = {-1, 1, len};
+    double q4[3] = {1, 1 + len * s, len * co}, q5[3] = {-1, 1 + len * s, len * co};
+    for (int into = 0; into < 2; into++) {
+        gait_collider *c = make_collider(NULL);
+        float t[36];
+        if (into) { /* the fuzzer's: underside facing up, slope facing down, both into the wedge */
+            quad_tris(t, q0, q3, q2, q1);
+            quad_tris(t + 18, q0, q1, q4, q5);
+        } else {    /* facing out: underside down, slope up */
+            quad_tris(t, q0, q1, q2, q3);
+            quad_tris(t + 18, q0, q5, q4, q1);
+        }
+        add_tris(c, t, 4, V(0, 0, 0));
+        /* the axis 0.25 m in front of the edge, crossing the underside's plane */
+        normals_are(c, V(0.2, 0.3, -0.25), V(0.2, 1.7, -0.25), 0.3, V(0, 0, -1), 2);
+        /* its bottom end 0.05 m over the underside's plane */
+        double d = sqrt(0.25 * 0.25 + 0.05 * 0.05);
+        normals_are(c, V(0.2, 1.05, -0.25), V(0.2, 2.45, -0.25), 0.3, V(0, 0.05 / d, -0.25 / d), 2);
+        gait_collider_destroy(c);
+    }
+}

@@ -230,9 +230,13 @@ typedef struct gait_hit {
  *   - surfaces are two-sided: the normal points to the side the capsule's axis is on; an axis
  *     that crosses a face is pushed out to the side most of it is on (depth includes the part
  *     behind the face);
- *   - an edge or vertex with no real crease (its neighbour across is coplanar or bends up into
- *     a concave corner) reports the face normal, so a sum of normal * depth over a tessellated
- *     floor has no sideways part; convex creases and open borders keep their true normal;
+ *   - an edge or vertex with no real crease, as seen from the side of the face the axis is on
+ *     (its neighbour across is coplanar, or bends towards that side into a concave corner of
+ *     less than a right angle), reports the face normal, so a sum of normal * depth over a
+ *     tessellated floor has no sideways part; convex creases and open borders keep their true
+ *     normal. A bent edge is a crease from one side and a corner from the other, whichever way
+ *     the mesh is wound (a thin wedge's knife edge is a corner from both); the terrain's edges
+ *     are seen from above;
  *   - with more contacts than capacity, the deepest `capacity` are kept (at equal depth, the
  *     lower (landmark, triangle)). */
 int gait_collider_capsule_overlap(const gait_collider *collider, const gait_capsule *capsule,

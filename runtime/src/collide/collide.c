@@ -321,6 +321,10 @@ bool gait__terrain_tri(const gait__terrain *t, int ix, int iz, int half, gait__t
     return ok;
 }
 
+/* The terrain is met from above (the ground is solid below it): its edges read the same from
+ * both sides, as seen from above. */
+static unsigned terrain_sides(unsigned f) { return f | f << GAIT__EDGES_BACK_SHIFT; }
+
 unsigned gait__tri_flags(const gait__tri *tri) {
     if (!(tri->flags & GAIT__EDGES_LAZY)) return tri->flags;
     const gait__terrain *t = tri->terrain;
@@ -336,14 +340,14 @@ unsigned gait__tri_flags(const gait__tri *tri) {
         unsigned f = terrain_edge(p00, p01, out->n, ix > 0, ix > 0 ? tvert(t, ix - 1, iz) : p00);
         f |= terrain_edge(p01, p11, out->n, iz + 2 < t->nz, iz + 2 < t->nz ? tvert(t, ix + 1, iz + 2) : p00) << 1;
         f |= terrain_edge(p11, p00, out->n, true, p10) << 2;
-        return f;
+        return terrain_sides(f);
     }
     /* (p00, p11, p10): edges p00-p11 (this cell's A, p01), p11-p10 (cell ix+1's A, far
      * vertex (ix+2, iz+1)), p10-p00 (cell iz-1's A, far vertex (ix, iz-1)) */
     unsigned f = terrain_edge(p00, p11, out->n, true, p01);
     f |= terrain_edge(p11, p10, out->n, ix + 2 < t->nx, ix + 2 < t->nx ? tvert(t, ix + 2, iz + 1) : p00) << 1;
     f |= terrain_edge(p10, p00, out->n, iz > 0, iz > 0 ? tvert(t, ix, iz - 1) : p00) << 2;
-    return f;
+    return terrain_sides(f);
 }
 
 /* ---- water ------------------------------------------------------------------------------ */
@@ -434,26 +438,14 @@ static gait_vec3 ltri_vert(const gait__ltri *t, int k) {
     return v3(t->v[3 * k], t->v[3 * k + 1], t->v[3 * k + 2]);
 }
 
-/* Whether a closed mesh (every edge shared by exactly two triangles) is wound inside out: its
- * normals point into the solid, so its signed volume is negative. */
-static bool wound_inward(const gait__ltri *tris, int n) {
-    gait_vec3 o = ltri_vert(&tris[0], 0);
-    double vol = 0;
-    for (int t = 0; t < n; t++) {
-        gait_vec3 a = v3_sub(ltri_vert(&tris[t], 0), o), b = v3_sub(ltri_vert(&tris[t], 1), o),
-                  c = v3_sub(ltri_vert(&tris[t], 2), o);
-        vol += v3_dot(a, v3_cross(b, c));
-    }
-    return vol < 0;
-}
-
-/* Marks each edge active unless exactly one neighbour shares it and the crease is flat or
- * concave. Edges are matched by exact vertex positions through a temporary open-addressing
- * table (freed before return). Convex and concave are seen from the side the normals face; a
- * closed mesh wound inside out (its normals facing into the solid: a mirrored import, a
- * generator's prism) is seen from the other side, or each convex corner of it is taken as
- * concave, an internal edge, and a capsule meeting it slides along one face's plane past the
- * corner as if the face went on. */
+/* Marks each edge active from both sides unless exactly one neighbour shares it; a shared edge
+ * is internal from the sides gait__edge_internal_sides says (flat: both; bent: the side it bends
+ * towards, while less than a right angle). Edges are matched by exact vertex positions through a
+ * temporary open-addressing table (freed before return). Both sides are kept because surfaces
+ * are two-sided: an open mesh is met from either side, and a closed one wound inside out (its
+ * normals facing into the solid: a mirrored import, a generator's prism) is met from its back,
+ * where a convex corner is convex and not, as its normals' side says, a concave one (a capsule
+ * meeting it then slid along one face's plane past the corner as if the face went on). */
 static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const gait_vec3 *normals,
                                       int n) {
     size_t edges = (size_t)n * 3, cap = 16;
@@ -495,10 +487,6 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
         }
     }
     for (int t = 0; t < n; t++) tris[t].flags = GAIT__EDGES_ALL;
-    bool closed = true;
-    for (size_t s = 0; s < cap && closed; s++)
-        if (first[s] && count[s] != 2) closed = false;
-    bool inward = closed && wound_inward(tris, n);
     for (size_t s = 0; s < cap; s++) {
         if (count[s] != 2) continue;
         uint32_t e1 = first[s] - 1, e2 = second[s];
@@ -506,14 +494,10 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
             uint32_t me = side ? e2 : e1, other = side ? e1 : e2;
             const gait__ltri *tm = &tris[me / 3], *to = &tris[other / 3];
             int mi = (int)(me % 3), oi = (int)(other % 3);
-            gait_vec3 w = ltri_vert(to, (oi + 2) % 3), e0 = ltri_vert(tm, mi);
-            bool active = gait__edge_active(e0, ltri_vert(tm, (mi + 1) % 3), normals[me / 3], w,
-                                            normals[other / 3]);
-            /* inside out: a bent crease's sense is the other (a flat one is flat either way) */
-            gait_vec3 rel = v3_sub(w, e0);
-            double h = v3_dot(rel, normals[me / 3]);
-            if (inward && h * h > 1e-12 * v3_len2(rel)) active = !active;
-            if (!active) tris[me / 3].flags &= ~(1u << mi);
+            unsigned in = gait__edge_internal_sides(ltri_vert(tm, mi), ltri_vert(tm, (mi + 1) % 3),
+                                                    normals[me / 3], ltri_vert(to, (oi + 2) % 3));
+            if (in & GAIT__SIDE_FRONT) tris[me / 3].flags &= ~(1u << mi);
+            if (in & GAIT__SIDE_BACK) tris[me / 3].flags &= ~(1u << (GAIT__EDGES_BACK_SHIFT + mi));
         }
     }
     gait__free(&c->hooks, first, cap * sizeof *first);

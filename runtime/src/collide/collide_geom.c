@@ -278,10 +278,15 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
     return best;
 }
 
-/* Is the feature an internal one (no real crease): an inactive edge, or a vertex whose two
- * edges in this triangle are both inactive. Contacts there take the face normal. */
-static bool feature_internal(int feature, unsigned flags) {
+/* Is the feature an internal one (no real crease) seen from the side of the triangle the
+ * contact's axis point is on: side is the contact normal's part along the face normal (> 0 the
+ * front, < 0 the back; 0, in the face's plane: internal only when it is from both sides). An
+ * inactive edge, or a vertex whose two edges in this triangle are both inactive. Contacts there
+ * take the face normal. */
+static bool feature_internal(int feature, unsigned flags, double side) {
     if (feature == GAIT__FEAT_FACE) return false;
+    unsigned back = flags >> GAIT__EDGES_BACK_SHIFT;
+    flags = side > 0 ? flags : side < 0 ? back : flags | back;
     if (feature < GAIT__FEAT_VERT0) return !(flags & (1u << (feature - GAIT__FEAT_EDGE0)));
     int v = feature - GAIT__FEAT_VERT0;        /* edges v (v -> v+1) and v+2 (v-1 -> v) */
     return !(flags & (1u << v)) && !(flags & (1u << ((v + 2) % 3)));
@@ -312,8 +317,9 @@ static bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri
         gait_vec3 n = v3_scale(v3_sub(sp, tp), 1.0 / dist);
         /* the face itself, or an internal feature: exactly the face normal (the difference
          * above carries rounding in its tangential part) */
-        if (feature == GAIT__FEAT_FACE || feature_internal(feature, gait__tri_flags(t)))
-            n = v3_dot(n, t->n) >= 0 ? t->n : v3_neg(t->n);
+        double side = v3_dot(n, t->n);
+        if (feature == GAIT__FEAT_FACE || feature_internal(feature, gait__tri_flags(t), side))
+            n = side >= 0 ? t->n : v3_neg(t->n);
         out->normal = n;
         out->depth = r - dist;
     } else {
@@ -407,12 +413,14 @@ typedef struct sweep_best {
 static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
                   gait_vec3 normal, int feature) {
     if (b->found && tt >= b->t) return;
-    if (feature != GAIT__FEAT_FACE && !b->flags_known) {
-        b->flags = gait__tri_flags(t);
-        b->flags_known = true;
+    if (feature != GAIT__FEAT_FACE) {
+        if (!b->flags_known) {
+            b->flags = gait__tri_flags(t);
+            b->flags_known = true;
+        }
+        double side = v3_dot(normal, t->n);
+        if (feature_internal(feature, b->flags, side)) normal = side >= 0 ? t->n : v3_neg(t->n);
     }
-    if (feature_internal(feature, b->flags))
-        normal = v3_dot(normal, t->n) >= 0 ? t->n : v3_neg(t->n);
     if (!moves_into(d, normal)) return;
     b->t = tt;
     b->point = point;
@@ -694,4 +702,27 @@ bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gai
         return v3_dot(rel, inward) > 0;
     }
     return s < 0; /* neighbour bends away below our plane: convex crease; above: concave */
+}
+
+/* A bent edge is internal seen from the side its neighbour bends towards, and only while the
+ * neighbour still leans out beyond the edge's line (bent by less than a right angle): a point
+ * whose nearest feature of this triangle is the edge lies beyond that line, so it sits in the
+ * concave corner only when the corner reaches past the line. A neighbour bent back by a right
+ * angle or more (a box's corner seen from inside its faces, a thin wedge's knife edge, a fin)
+ * leaves every such point on the convex side: active from both sides. The right angle is taken
+ * with FOLD_COS to spare, far above what a float mesh's rounding moves it, so a box's corner
+ * stays one whatever its turn; the normals it changes lie within that angle of the face's. */
+#define FOLD_COS 1e-2
+
+unsigned gait__edge_internal_sides(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w) {
+    gait_vec3 e = v3_sub(e1, e0), rel = v3_sub(w, e0);
+    double s = v3_dot(rel, n);                  /* the far vertex's height over our plane */
+    double b = v3_dot(rel, v3_cross(e, n));     /* how far it lies out beyond the edge (x |e|) */
+    /* coplanar (as gait__edge_active): flat from both sides, unless it folds back over this
+     * triangle (a zero-thickness fin), whose edge is a real border */
+    if (s * s <= 1e-12 * v3_len2(rel)) return b >= 0 ? GAIT__SIDE_FRONT | GAIT__SIDE_BACK : 0;
+    /* its part across the edge: b / (|e| |across|) is the cosine of the bend */
+    double ee = v3_len2(e), re = v3_dot(rel, e), across2 = v3_len2(rel) - re * re / ee;
+    if (!(b > 0 && b * b > FOLD_COS * FOLD_COS * ee * across2)) return 0;
+    return s > 0 ? GAIT__SIDE_FRONT : GAIT__SIDE_BACK;
 }

@@ -13,13 +13,19 @@
 #include "core/core.h"
 #include "core/vec.h"
 
-/* Edge flags of a triangle: bit i says edge i (vertex i -> vertex i+1) is "active", i.e. a real
- * convex crease or an open border. Inactive edges (coplanar or concave neighbour) never turn a
- * contact normal away from the face normal: that is the internal-edge ("ghost collision") fix. */
+/* Edge flags of a triangle. Surfaces are two-sided, and whether an edge is a real crease depends
+ * on the side it is seen from (a bent edge is concave from one side, convex from the other), so
+ * each edge has a flag per side: bit i says edge i (vertex i -> vertex i+1) is "active" seen from
+ * the front (the side the normal faces), bit 3 + i the same seen from the back. Active: a real
+ * convex crease, an open border, a fin, or a neighbour bent back by a right angle or more.
+ * Inactive edges (a coplanar neighbour, or one bending towards that side into a concave corner)
+ * never turn a contact normal away from the face normal: that is the internal-edge ("ghost
+ * collision") fix. A contact reads the flags of the side its axis point is on. */
 #define GAIT__EDGE0 1u
 #define GAIT__EDGE1 2u
 #define GAIT__EDGE2 4u
-#define GAIT__EDGES_ALL 7u
+#define GAIT__EDGES_BACK_SHIFT 3
+#define GAIT__EDGES_ALL 0x3fu
 
 /* Which feature of a triangle holds the closest point. */
 enum {
@@ -29,7 +35,8 @@ enum {
 };
 
 /* One stored landmark triangle: 9 floats (landmark-local, m), its index in the mesh as given,
- * and its flags: edge flags in bits 0-2, and in bits 4-31 its coincident group + 1 (0: none).
+ * and its flags: edge flags in bits 0-5 (front, back), and in bits 6-31 its coincident group + 1
+ * (0: none; a landmark has at most 1 << 26 triangles, so at most 1 << 25 groups).
  * 44 bytes; the array is in BVH-leaf order. */
 typedef struct gait__ltri {
     float v[9];
@@ -37,8 +44,8 @@ typedef struct gait__ltri {
     uint32_t flags;
 } gait__ltri;
 
-#define GAIT__GROUP_SHIFT 4
-#define GAIT__EDGE_MASK 7u
+#define GAIT__GROUP_SHIFT 6
+#define GAIT__EDGE_MASK GAIT__EDGES_ALL
 
 /* A BVH node of four children, their boxes stored axis by axis so one SSE compare tests all
  * four (structure of arrays). A child is a leaf (count > 0: `count` triangles from `child`) or
@@ -181,7 +188,7 @@ void gait__motion_release(gait_collider *c, int slot, gait__landmark *lm);
 typedef struct gait__tri {
     gait_vec3 v[3];
     gait_vec3 n;                /* unit face normal (counter-clockwise front) */
-    unsigned flags;             /* GAIT__EDGE*, or GAIT__EDGES_LAZY */
+    unsigned flags;             /* GAIT__EDGE* front and back, or GAIT__EDGES_LAZY */
     /* a terrain triangle's flags are worked out only when a contact lands on an edge or a
      * vertex (most land on the face): from this cell of this terrain */
     const struct gait__terrain *terrain;
@@ -257,8 +264,15 @@ bool gait__sweep_tri_pre(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const 
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out);
 
 /* Edge flag for edge (e0, e1) of a triangle with unit normal n, given the vertex w of the
- * neighbour across that edge that is not on it: true = active (convex crease). */
+ * neighbour across that edge that is not on it: true = active (convex crease) seen from the
+ * front. The terrain's rule: a heightfield is met from above, so both its sides read this. */
 bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gait_vec3 nn);
+
+/* A landmark edge's sides: which of them see edge (e0, e1) of a triangle with unit normal n as
+ * internal, given the neighbour's far vertex w (GAIT__SIDE_FRONT | GAIT__SIDE_BACK). */
+#define GAIT__SIDE_FRONT 1u
+#define GAIT__SIDE_BACK 2u
+unsigned gait__edge_internal_sides(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w);
 
 /* ---- the BVH builder (collide_bvh.c) ------------------------------------------------------ */
 
