@@ -53,7 +53,8 @@ typedef struct gait_mover {
     double cos_steep;            /* a contact less level than this is a steep face to the
                                     support's reading even where cos_walkable lets the feet stand
                                     on it (a standing body's walk: gait_locomotion's
-                                    walk_slope_hysteresis); gait_mover_init sets cos_walkable */
+                                    walk_slope_hysteresis); gait_mover_init sets it equal to
+                                    cos_walkable */
     gait_filter filter;          /* landmark queries (skip_terrain set: the terrain is read
                                     through its height function) */
     bool latch;                  /* contacts with latch_landmark inside the latch box are not

@@ -870,16 +870,16 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
      * move up the ground (run <-> fall flicker wherever a walker turned uphill on such ground)
      * and reporting the way up such ground as a wall (short climbs of risers the walk went up
      * before) */
-    double slope = num->max_walk_slope;
-    gait__cos_memo *slope_memo = &ch->walk_slope_trig;
+    double cos_limit = gait__cos(&ch->walk_slope_trig, num->max_walk_slope);
+    double slope = num->max_walk_slope, cos_slope = cos_limit;
     if (gait_state_on_foot(ch->phase.state) && ch->body.on_ground && num->walk_slope_hysteresis > 0) {
         slope = fmin(slope + num->walk_slope_hysteresis, STAND_SLOPE_MAX);
-        slope_memo = &ch->stand_slope_trig;
+        cos_slope = gait__cos(&ch->stand_slope_trig, slope);
     }
     gait__mover_init_cos(&m, col, num->capsule_radius,
                          gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num), num->step_height,
-                         slope, gait__cos(slope_memo, slope));
-    m.cos_steep = gait__cos(&ch->walk_slope_trig, num->max_walk_slope);
+                         slope, cos_slope);
+    m.cos_steep = cos_limit;
     m.gather = gather;
     m.bodies = bodies;
     gait__body *b = &ch->body;

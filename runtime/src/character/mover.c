@@ -1211,14 +1211,15 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
  * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
  * down the face (the body leaves the ground and slides, or crosses a crest: the face drops below
- * the ground's plane, `ground`, NULL when the walk follows none) within a step, or
- * rises no more than a step to where the feet still stand (terrain_support: a riser within the
- * step height whose walkable top is within the sphere's reach is no wall, on the terrain as on a
- * landmark; the ground finder then agrees), or onto a riser within the step whose top lies
- * further up its face (terrain_riser; *riser tells the ground finder). Otherwise the face is a wall: the move tries along its foot (its
- * contour, or the crease it makes with the ground's plane), kept only where the feet stand — a body walking along a face's foot with the stick a
- * little into it stays on the walkable ground beside it, instead of stepping onto the face, falling
- * off it and walking on again; else the feet stay. Returns the feet. */
+ * the ground's plane, `ground`, NULL when the walk follows none) within a step, or rises no more
+ * than a step to where the feet still stand (terrain_support: a riser within the step height
+ * whose walkable top is within the sphere's reach is no wall, on the terrain as on a landmark;
+ * the ground finder then agrees), or onto a riser within the step whose top lies further up its
+ * face (terrain_riser; *riser tells the ground finder). Otherwise the face is a wall: the move
+ * tries along its foot (its contour, or the crease it makes with the ground's plane), kept only
+ * where the feet stand — a body walking along a face's foot with the stick a little into it
+ * stays on the walkable ground beside it, instead of stepping onto the face, falling off it and
+ * walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
                               const gait_vec3 *ground, gait_move_result *r, bool *floor_met,
                               bool *riser) {
@@ -1340,8 +1341,6 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     *feet_io = p;
 }
 
-/* The fly: rise is SLIDE_NO_RISE for a body the air carries (a fall, a jump, a dash's glide), 0
- * for one a kit steers (gait__mover_fly_steered). */
 /* Whether the lift of feet p up onto the terrain's height h meets a landmark (*hit). A lift that
  * starts inside one is no lack of room when it ends no deeper than the step began (from), or
  * only touching (LIFT_TOUCH): a head already pressed into a ceiling over a steep bank, a capsule
@@ -1354,6 +1353,8 @@ static bool lift_blocked(const gait_mover *m, gait_vec3 from, gait_vec3 p, doubl
     return end > LIFT_TOUCH && end > landmark_depth(m, from);
 }
 
+/* The fly: rise is SLIDE_NO_RISE for a body the air carries (a fall, a jump, a dash's glide), 0
+ * for one a kit steers (gait__mover_fly_steered). */
 static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gait_vec3 vel,
                 gait_mover_cache *near, gait_move_result *r, unsigned rise) {
     result_clear(r);
