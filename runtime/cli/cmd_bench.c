@@ -339,6 +339,7 @@ typedef struct whole_bench {
     gait_world *w;
     gait_character_id *ids;
     int n;
+    long states[GAIT_STATE_COUNT]; /* character-steps in each state, the last repetition's timed steps */
 } whole_bench;
 
 /* The stick along each character's heading: the camera's yaw turned so forward is the heading
@@ -362,6 +363,7 @@ static int whole_feet(whole_bench *b, double *out) {
     for (int i = 0; i < b->n; i++) {
         gait_character_info info;
         if (gait_character_info_get(b->w, b->ids[i], &info) != GAIT_OK) return -1;
+        if (info.phase.state >= 0 && info.phase.state < GAIT_STATE_COUNT) b->states[info.phase.state]++;
         out[3 * i] = info.position.x;
         out[3 * i + 1] = info.position.y;
         out[3 * i + 2] = info.position.z;
@@ -426,6 +428,7 @@ static int run_whole(const meadow_scene *s, bool use_hf, int tess, int n, int re
             if (k == s->warmup_steps) {
                 rc = whole_feet(&b, prev);
                 allocs0 = counter->allocs;
+                memset(b.states, 0, sizeof b.states);
             }
             double a0 = now_seconds();
             gait_bench_timed_whole(b.w);
@@ -442,6 +445,17 @@ static int run_whole(const meadow_scene *s, bool use_hf, int tess, int n, int re
         memcpy(out->final_feet, prev, sizeof(double) * 3 * (size_t)n);
         for (int i = 0; i < n; i++) gait_character_destroy(b.w, b.ids[i]);
         fprintf(stderr, "  gait whole step %s rep %d/%d: %.3f us/char-step\n", label, r + 1, reps, out->us[r]);
+    }
+    if (!rc) {
+        /* what the walkers spent the timed steps doing: the whole step's cost follows it (a
+         * climb reads the wall and scans for its top every step; a run in the open does not) */
+        long all = 0;
+        for (int k = 0; k < GAIT_STATE_COUNT; k++) all += b.states[k];
+        fprintf(stderr, "  gait whole step %s, states over the timed steps:", label);
+        for (int k = 0; k < GAIT_STATE_COUNT && all > 0; k++)
+            if (b.states[k] * 1000 >= all)
+                fprintf(stderr, " %s %.1f%%", gait_state_name((gait_state)k), 100.0 * (double)b.states[k] / (double)all);
+        fprintf(stderr, "\n");
     }
     if (!rc) out->median = median_of(out->us, reps);
     gait_world_destroy(b.w);
