@@ -17,8 +17,8 @@
 
 #include "core/core.h"
 
-#define RANGES_PER_WORKER 16/* ranges a task is cut into per worker: a thread slowed by the
-                               machine's other work leaves its share to the others */
+#define GUIDED_SHARE 4       /* a claim takes 1 / (workers x this) of the items left: a thread
+                               slowed by the machine's other work leaves its share to the others */
 #define SPINS 1000          /* polls of the done count before finish sleeps on it */
 
 typedef struct worker_arg {
@@ -31,7 +31,8 @@ typedef struct task_view {
     gait_task_fn *task;
     void *context;
     uint32_t serial;
-    int count, range;
+    int count, range;           /* items, and the least a claim takes */
+    int workers;
 } task_view;
 
 struct gait__pool {
@@ -55,7 +56,12 @@ static void run_ranges(gait__pool *p, const task_view *v, uint32_t worker) {
         if ((uint32_t)(c >> 32) != v->serial) return;
         int start = (int)(uint32_t)c;
         if (start >= v->count) return;
-        int end = v->count - start > v->range ? start + v->range : v->count;
+        /* guided: a claim takes a share of what is left (never under the task's least range),
+         * so the ranges shrink towards the end and the threads finish together: the last
+         * claim is a short one, not a thread idle while another runs a long range out */
+        int left = v->count - start, take = left / (v->workers * GUIDED_SHARE);
+        if (take < v->range) take = v->range;
+        int end = left > take ? start + take : v->count;
         if (!atomic_compare_exchange_weak(&p->cursor, &c, ((uint64_t)v->serial << 32) | (uint32_t)end))
             continue;
         v->task(start, end, worker, v->context);
@@ -148,12 +154,11 @@ void *gait__pool_enqueue(gait_task_fn *task, int item_count, int min_range, void
         if (item_count > 0) task(0, item_count, 0, task_context);
         return NULL;
     }
-    int range = item_count / (p->workers * RANGES_PER_WORKER);
-    if (range < min_range) range = min_range;
+    int range = min_range;
     pthread_mutex_lock(&p->mutex);
     uint32_t serial = p->posted.serial + 1;
     if (serial == 0) serial = 1; /* 0 is no task: a thread starts having seen it */
-    p->posted = (task_view){task, task_context, serial, item_count, range};
+    p->posted = (task_view){task, task_context, serial, item_count, range, p->workers};
     atomic_store(&p->finished, 0);
     atomic_store(&p->cursor, (uint64_t)serial << 32);
     pthread_cond_broadcast(&p->wake);
