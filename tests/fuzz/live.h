@@ -4,7 +4,8 @@
  *   air_stuck         a fall, glide or plunge that has not descended 5 cm in 1 s is held up by
  *                     something it does not stand on (it should slide, land or catch a wall);
  *   traverse_overrun  a vault, hurdle or mantle lasting longer than its plan: the approach at walk
- *                     speed, the rise and the cross at its row's speeds, the drop from the ledge to
+ *                     speed, the rise (from the lowest the feet went) and the cross at its row's
+ *                     speeds, the drop from the ledge to
  *                     the floor behind (or, with none, to max_drop below the feet), plus the 0.2 s
  *                     a blocked path is given and 0.25 s;
  *   drown_deep        a drowning that ends with the body in deep water (it swims again at once)
@@ -41,7 +42,10 @@ typedef struct live_track {
     double air_low;              /* lowest feet in this spell in the air (m) */
     int air_steps;               /* steps since the feet last went LIVE_AIR_DROP below it */
     int trav_actions, trav_steps;/* the action playing (its count) and its steps */
-    double trav_plan;            /* s it may last */
+    double trav_plan;            /* s it may last, the approach on level ground */
+    double trav_rise, trav_from; /* its rise speed (m/s) and the feet's height the scan measured
+                                    the ledge from (m) */
+    double trav_low;             /* m: the lowest the feet have been in it */
     gait_vec3 walk_at;           /* where the feet were when this heading began or last moved */
     double walk_yaw;
     int walk_steps;
@@ -55,7 +59,7 @@ typedef struct live_track {
 
 /* The seconds an action may take: its plan from the scan and the row's speeds. */
 static double live_traverse_plan(const gait_world *w, const gait_traverse_info *t,
-                                 const gait_locomotion *n) {
+                                 const gait_locomotion *n, double *rise_out) {
     const gait_traverse_table *tab = gait_world_traverse_table(w);
     double rise = 1, cross = 1;
     for (int i = 0; i < tab->count; i++)
@@ -66,6 +70,7 @@ static double live_traverse_plan(const gait_world *w, const gait_traverse_info *
         }
     const gait_traverse_scan *s = &t->scan;
     double r = n->capsule_radius;
+    *rise_out = rise;
     bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
                   s->thick;
     /* along a face leaning back the path follows the lean (traverse_action.c's plan_path): the
@@ -176,13 +181,21 @@ static const char *live_check(gait_world *w, gait_character_id id, const gait_ch
             if (prev != GAIT_STATE_TRAVERSE || t.actions != lt->trav_actions) {
                 lt->trav_actions = t.actions;
                 lt->trav_steps = 0;
-                lt->trav_plan = live_traverse_plan(w, &t, n);
+                lt->trav_plan = live_traverse_plan(w, &t, n, &lt->trav_rise);
+                lt->trav_from = t.scan.edge.y - t.scan.height;
+                lt->trav_low = p.y;
             }
-            if (++lt->trav_steps * dt > lt->trav_plan + 1e-9) {
+            /* an approach down a slope leaves the ledge higher over the feet than the scan
+             * measured it: the rise is that much longer (seed 800637, a high mantle 2.5 m down a
+             * slope, 0.31 m more to climb) */
+            if (p.y < lt->trav_low) lt->trav_low = p.y;
+            double deeper = lt->trav_from - lt->trav_low;
+            double plan = lt->trav_plan + (deeper > 0 ? deeper / lt->trav_rise : 0);
+            if (++lt->trav_steps * dt > plan + 1e-9) {
                 snprintf(msg, cap, "%s in phase %d for %.2f s, planned %.2f s (height %.2f, depth "
                          "%.2f, floor behind %d at %.2f; feet %.3f %.3f %.3f)",
                          gait_traverse_kind_name(t.kind), (int)t.phase, lt->trav_steps * dt,
-                         lt->trav_plan, t.scan.height, t.scan.depth, t.scan.back_floor,
+                         plan, t.scan.height, t.scan.depth, t.scan.back_floor,
                          t.scan.back_floor_height, p.x, p.y, p.z);
                 lt->trav_plan = INFINITY; /* this action is counted */
                 return "traverse_overrun";
