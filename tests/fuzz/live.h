@@ -5,9 +5,8 @@
  *                     something it does not stand on (it should slide, land or catch a wall);
  *   traverse_overrun  a vault, hurdle or mantle lasting longer than its plan: the approach at walk
  *                     speed, the rise (from the lowest the feet went) and the cross at its row's
- *                     speeds, the drop from the ledge to
- *                     the floor behind (or, with none, to max_drop below the feet), plus the 0.2 s
- *                     a blocked path is given and 0.25 s;
+ *                     speeds, the drop from the ledge to the floor behind (or, with none, to
+ *                     max_drop below the feet), plus the 0.2 s a blocked path is given and 0.25 s;
  *   drown_deep        a drowning that ends with the body in deep water (it swims again at once)
  *                     where walkable terrain shallow enough to stand in lies within the 32 m the
  *                     return looks ashore (a world of deep water all round has no shore to give);

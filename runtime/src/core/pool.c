@@ -154,11 +154,10 @@ void *gait__pool_enqueue(gait_task_fn *task, int item_count, int min_range, void
         if (item_count > 0) task(0, item_count, 0, task_context);
         return NULL;
     }
-    int range = min_range;
     pthread_mutex_lock(&p->mutex);
     uint32_t serial = p->posted.serial + 1;
     if (serial == 0) serial = 1; /* 0 is no task: a thread starts having seen it */
-    p->posted = (task_view){task, task_context, serial, item_count, range, p->workers};
+    p->posted = (task_view){task, task_context, serial, item_count, min_range, p->workers};
     atomic_store(&p->finished, 0);
     atomic_store(&p->cursor, (uint64_t)serial << 32);
     pthread_cond_broadcast(&p->wake);
