@@ -3,10 +3,11 @@
  *
  *   air_stuck         a fall, glide or plunge that has not descended 5 cm in 1 s is held up by
  *                     something it does not stand on (it should slide, land or catch a wall);
- *   traverse_overrun  a vault, hurdle or mantle lasting longer than its plan: the approach at walk
- *                     speed, the rise (from the lowest the feet went) and the cross at its row's
- *                     speeds, the drop from the ledge to the floor behind (or, with none, to
- *                     max_drop below the feet), plus the 0.2 s a blocked path is given and 0.25 s;
+ *   traverse_overrun  a vault, hurdle or mantle lasting longer than its own plan (gait_traverse_
+ *                     info.path): the approach at walk speed, the rise (from where the approach
+ *                     ended) and the cross at its row's speeds, the drop from the ledge to the
+ *                     floor behind (or, with none, to max_drop below the feet), plus the 0.2 s a
+ *                     blocked path is given and 0.25 s;
  *   drown_deep        a drowning that ends with the body in deep water (it swims again at once)
  *                     where walkable terrain shallow enough to stand in lies within the 32 m the
  *                     return looks ashore (a world of deep water all round has no shore to give);
@@ -41,10 +42,9 @@ typedef struct live_track {
     double air_low;              /* lowest feet in this spell in the air (m) */
     int air_steps;               /* steps since the feet last went LIVE_AIR_DROP below it */
     int trav_actions, trav_steps;/* the action playing (its count) and its steps */
-    double trav_plan;            /* s it may last, the approach on level ground */
-    double trav_rise, trav_from; /* its rise speed (m/s) and the feet's height the scan measured
-                                    the ledge from (m) */
-    double trav_low;             /* m: the lowest the feet have been in it */
+    double trav_plan;            /* s it may last: its own path, from where the feet were
+                                    when it began and again when its approach ended */
+    gait_traverse_phase trav_phase; /* its phase when the plan was last taken */
     gait_vec3 walk_at;           /* where the feet were when this heading began or last moved */
     double walk_yaw;
     int walk_steps;
@@ -56,38 +56,44 @@ typedef struct live_track {
     bool ready;
 } live_track;
 
-/* The seconds an action may take: its plan from the scan and the row's speeds. */
-static double live_traverse_plan(const gait_world *w, const gait_traverse_info *t,
-                                 const gait_locomotion *n, double *rise_out) {
-    const gait_traverse_table *tab = gait_world_traverse_table(w);
-    double rise = 1, cross = 1;
-    for (int i = 0; i < tab->count; i++)
-        if (tab->actions[i].kind == t->kind) {
-            rise = tab->actions[i].rise_speed;
-            cross = tab->actions[i].cross_speed;
-            break;
-        }
-    const gait_traverse_scan *s = &t->scan;
-    double r = n->capsule_radius;
-    *rise_out = rise;
-    bool mantle = t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH ||
-                  s->thick;
-    /* along a face leaning back the path follows the lean (traverse_action.c's plan_path): the
-     * approach ends out from the face's foot by the lean over the rise's height (it may step
-     * back to it), and the cross goes over that run as well */
-    double run = (s->height + 0.2) * tan(s->lean) + r * (1 / cos(s->lean) - 1);
-    double plan = (s->wall_distance + run) / n->walk_speed + (s->height + 0.2) / rise +
-                  ((mantle ? 0 : s->depth) + 2 * r + 0.2 + run) / cross;
-    if (!mantle) {
-        /* the drop goes on to a floor up to a step below the one the scan saw before a fall
-         * takes over (traverse_action.c move_drop; seed 414774 landed there 20 ms past a plan
-         * that stopped at the scan's floor) */
-        double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height + n->step_height
-                                    : s->height + tab->max_drop;
-        plan += sqrt(2 * fmax(drop, 0) / n->gravity);
+/* The seconds the action's own plan (gait_traverse_info.path) has left from the feet at p: the
+ * approach still to walk (across the ground, at the walk's speed: the action's is at least that),
+ * then each leg at its row's speed. */
+static double live_path_left(const gait_traverse_info *t, gait_vec3 p, double walk_speed) {
+    double s = 0;
+    gait_vec3 at = p;
+    int k = t->path_next;
+    if (t->phase == GAIT_TRAVERSE_PHASE_APPROACH) {
+        double dx = t->path[0].x - p.x, dz = t->path[0].z - p.z;
+        s += sqrt(dx * dx + dz * dz) / walk_speed;
+        at = (gait_vec3){t->path[0].x, p.y, t->path[0].z};
+        k = 1;
     }
-    return plan + 0.2 + 0.25;
+    for (; k < t->path_count && k < 4; k++) {
+        double sp = k <= 2 ? t->rise_speed : t->cross_speed;
+        double dx = t->path[k].x - at.x, dy = t->path[k].y - at.y, dz = t->path[k].z - at.z;
+        s += sqrt(dx * dx + dy * dy + dz * dz) / fmax(sp, 1e-3);
+        at = t->path[k];
+    }
+    return s;
 }
+
+/* The seconds a vault's drop behind the obstacle may take: to a floor up to a step below the one
+ * the scan saw (traverse_action.c move_drop; seed 414774 landed there 20 ms past a plan that
+ * stopped at the scan's floor), or as far as the row lets it fall where the scan saw none. */
+static double live_drop_plan(const gait_world *w, const gait_traverse_info *t,
+                             const gait_locomotion *n) {
+    const gait_traverse_scan *s = &t->scan;
+    if (t->kind == GAIT_TRAVERSE_MANTLE_LOW || t->kind == GAIT_TRAVERSE_MANTLE_HIGH || s->thick)
+        return 0;
+    double drop = s->back_floor ? s->height + 0.05 - s->back_floor_height + n->step_height
+                                : s->height + gait_world_traverse_table(w)->max_drop;
+    return sqrt(2 * fmax(drop, 0) / n->gravity);
+}
+
+/* The slack past the plan: what the action may spend blocked before it gives up (traverse_
+ * action.c BLOCKED_END) and a quarter second for the steps' rounding and the settle. */
+#define LIVE_TRAVERSE_SLACK (0.2 + 0.25)
 
 /* Whether a body at feet could go LIVE_WALK_AHEAD m along yaw, sliding along a wall in the way
  * as the body does: its capsule, lifted over a step, swept that way (and along the wall it meets)
@@ -180,16 +186,19 @@ static const char *live_check(gait_world *w, gait_character_id id, const gait_ch
             if (prev != GAIT_STATE_TRAVERSE || t.actions != lt->trav_actions) {
                 lt->trav_actions = t.actions;
                 lt->trav_steps = 0;
-                lt->trav_plan = live_traverse_plan(w, &t, n, &lt->trav_rise);
-                lt->trav_from = t.scan.edge.y - t.scan.height;
-                lt->trav_low = p.y;
+                lt->trav_phase = t.phase;
+                lt->trav_plan = live_path_left(&t, p, n->walk_speed) + live_drop_plan(w, &t, n) +
+                                LIVE_TRAVERSE_SLACK;
+            } else if (lt->trav_phase == GAIT_TRAVERSE_PHASE_APPROACH &&
+                       t.phase != GAIT_TRAVERSE_PHASE_APPROACH && isfinite(lt->trav_plan)) {
+                /* the approach is over: the rise starts where the feet are (an approach down a
+                 * slope leaves the ledge that much higher over them: seed 800637, a high mantle
+                 * 2.5 m down a slope, 0.31 m more to climb) */
+                lt->trav_phase = t.phase;
+                lt->trav_plan = (lt->trav_steps + 1) * dt + live_path_left(&t, p, n->walk_speed) +
+                                live_drop_plan(w, &t, n) + LIVE_TRAVERSE_SLACK;
             }
-            /* an approach down a slope leaves the ledge higher over the feet than the scan
-             * measured it: the rise is that much longer (seed 800637, a high mantle 2.5 m down a
-             * slope, 0.31 m more to climb) */
-            if (p.y < lt->trav_low) lt->trav_low = p.y;
-            double deeper = lt->trav_from - lt->trav_low;
-            double plan = lt->trav_plan + (deeper > 0 ? deeper / lt->trav_rise : 0);
+            double plan = lt->trav_plan;
             if (++lt->trav_steps * dt > plan + 1e-9) {
                 snprintf(msg, cap, "%s in phase %d for %.2f s, planned %.2f s (height %.2f, depth "
                          "%.2f, floor behind %d at %.2f; feet %.3f %.3f %.3f)",

@@ -188,6 +188,13 @@ typedef struct gait_traverse_info {
     bool stand_blocked;            /* crouched and no room above to stand (the last step) */
     bool crouch_air;               /* falling with the crouched capsule: the fall began crouched
                                       under a ceiling with no room to stand; it lands crouched */
+    /* The action's plan: the feet's waypoints after the approach (path[0], the approach's end,
+     * walked to at the body's speed, at least the walk's), up the face to path[1] and over the
+     * corner to path[2] at rise_speed, over the top to path[3] at cross_speed; path_next is the
+     * one the feet head for now. Once the approach ends, path[1] is set under it at the feet. */
+    gait_vec3 path[4];             /* m */
+    int path_count, path_next;
+    double rise_speed, cross_speed;/* m/s */
 } gait_traverse_info;
 
 gait_status gait_character_traverse_info(const gait_world *world, gait_character_id id,

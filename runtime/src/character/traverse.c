@@ -56,7 +56,9 @@ gait_status gait_character_traverse_info(const gait_world *w, gait_character_id 
         .latch_max = t->latch_max, .cooldown = t->cooldown,
         /* the crouch's (crouch.c), shown here too */
         .auto_crouch = ch->crouch.auto_crouch, .stand_blocked = ch->crouch.stand_blocked,
-        .crouch_air = ch->crouch.air};
+        .crouch_air = ch->crouch.air, .path_count = t->path_count, .path_next = t->path_next,
+        .rise_speed = t->rise_speed, .cross_speed = t->cross_speed};
+    memcpy(out->path, t->path, sizeof out->path);
     if (!t->scanned) snprintf(out->scan.reason, sizeof out->scan.reason, "not scanned");
     else if (t->scan_deferred) gait_traverse_scan_run(w->collider, &t->query, NULL, &out->scan);
     return GAIT_OK;
