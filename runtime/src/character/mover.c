@@ -678,10 +678,15 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
-        /* another character is never ground (as in a slide), nor one face of a notch: leaning on
-         * one held a body on steep terrain in the fall while the walk, stepped after the other
-         * moved, read no ground (idle <-> fall) */
-        if (is_ceiling(nn) || cp[i].triangle == BODY_TRIANGLE) continue;
+        if (is_ceiling(nn)) continue;
+        /* another character is never ground by itself (as in a slide: a body on another's head
+         * slides off), but its side is a face of the notch it makes with a steep face: a body
+         * sliding down a steep bank into another standing at its foot rests there, held up by
+         * the two, and stands (a fall held there for good otherwise: seed 902465) */
+        if (cp[i].triangle == BODY_TRIANGLE) {
+            if (nn.y < m->cos_steep) add_steep(&steep, nn, cp[i].point);
+            continue;
+        }
         /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
          * (collide.h: internal edges) beside the sphere holds nothing */
         if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
