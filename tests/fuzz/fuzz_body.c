@@ -527,7 +527,8 @@ static void check_char(gait_world *w, gait_character_id id, int c, uint32_t expe
     if (getenv("FUZZ_TRACE") && atoi(getenv("FUZZ_TRACE")) >= 3) {
         gait_vec3 n = {0}; double hh = 0;
         gait_terrain_sample(gait_world_collider(w), info.position.x, info.position.z, &hh, &n);
-        printf("   steep %d terrain %.4f n %.3f %.3f %.3f\n", ct->steep, hh, n.x, n.y, n.z);
+        printf("   steep %d terrain %.4f n %.3f %.3f %.3f water depth %.3f submersion %.3f\n",
+               ct->steep, hh, n.x, n.y, n.z, ct->water_depth, ct->submersion);
     }
     double fin[] = {info.position.x, info.position.y, info.position.z, info.velocity.x,
                     info.velocity.y, info.velocity.z, info.yaw, info.camera_yaw, info.phase.seconds,

@@ -51,3 +51,29 @@ test("a swimmer wades onto a landmark platform 0.5 m under the surface", functio
   local c = ch:contact()
   expect_near(c.water_depth, 0.5, 0.01, "the water over the platform reads 0.5 m deep")
 end)
+
+-- A water region whose side stands over dry ground (a volume that ends in a vertical face of
+-- water, not a bank: z < 0 is dry flat ground, z >= 0 is 2 m of water over the same ground)
+local function water_box()
+  local w = S.world(gait.geometry.terrain(64, 1, function() return 0 end))
+  assert(w:add_water{min_x = -32, min_z = 0, max_x = 32, max_z = 32, surface = 2})
+  return w
+end
+
+test("a swimmer leaves a water region's side with its whole footprint, once", function()
+  local w = water_box()
+  local r = w:locomotion("medium_female").capsule_radius
+  local ch = S.perch(w, 0, 2.5, 4)
+  expect_true(S.until_state(w, ch, "swim", 120, {}), "falls in and swims")
+  -- out through the side at swim speed: 4 m in under 2 s, then the fall of 2 m
+  local out = S.until_(w, ch, 300, {move_y = -1}, function(c) return c:state() ~= "swim" end)
+  local _, _, z = ch:position()
+  expect_true(out, "leaves the water within 5 s")
+  -- in the water while any of the footprint is (sense.c water_over): the feet a radius past the
+  -- side, and the gates' next step on (the swim's speed carried a few steps: 0.15 m)
+  expect_true(z < -r and z > -r - 0.15, string.format(
+    "left the water with the feet %.3f m past the side (radius %.2f)", -z, r))
+  local seen = S.watch(w, ch, 180, {move_y = -1})
+  expect_true(not seen.seen.swim, "lands on the dry ground and runs on, never swimming again")
+  expect_true(ch:contact().grounded and ch:state() == "run", "runs on the dry ground")
+end)

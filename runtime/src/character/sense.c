@@ -43,6 +43,35 @@ static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__gro
     return best < 0 ? 0 : best;
 }
 
+/* The water over the body at feet. A body in the water (swimming, dashing, drowning) is in it
+ * while any of its footprint is — the points a radius out along the axes too, taking the highest
+ * surface met, its depth over the ground under the feet — so the side of a water region standing
+ * over dry ground (a volume that ends in a vertical face, not a bank) is no line the body crosses
+ * in and out of the water every step: a body enters with its feet, leaves with its whole
+ * footprint (seed 910373: run <-> swim every step along such a side over a steep bank). */
+static bool water_over(const gait_collider *col, gait_vec3 feet, double radius, bool in_water,
+                       double *surface, double *depth) {
+    bool wet = gait_water_at(col, feet.x, feet.z, surface, depth);
+    if (!in_water) return wet;
+    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    double best = wet ? *surface : -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double s;
+        if (gait_water_at(col, feet.x + dirs[k][0] * radius, feet.z + dirs[k][1] * radius, &s, NULL) &&
+            s > best)
+            best = s;
+    }
+    if (best == -INFINITY || (wet && best <= *surface)) return wet;
+    double ground, dep = INFINITY;
+    if (gait_terrain_sample(col, feet.x, feet.z, &ground, NULL)) {
+        dep = best - ground;
+        if (!(dep > 0)) return wet; /* dry land under the feet above that surface */
+    }
+    *surface = best;
+    *depth = dep;
+    return true;
+}
+
 void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_move_result *r,
                          bool wall_ahead, bool over_top, gait__ground_probe probe) {
     gait_contact *c = &ch->contact;
@@ -52,7 +81,8 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     double landmark_y = r->grounded ? r->ground_height : -INFINITY;
     c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position, probe, &landmark_y);
     double surface, depth;
-    if (gait_water_at(m->collider, ch->position.x, ch->position.z, &surface, &depth)) {
+    if (water_over(m->collider, ch->position, m->radius, gait_state_in_water(ch->phase.state),
+                   &surface, &depth)) {
         /* the water stands on whichever is higher under the body: the terrain, or a landmark's
          * floor (a platform under the surface is waded onto as a shelving shore is; one above
          * it is dry) */
