@@ -44,6 +44,7 @@
 #define COS_PASS 0.9396926207859084 /* cos and sin of 20 deg: two closing bodies' plane turns */
 #define SIN_PASS 0.3420201433256687 /* by this at most */
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
+#define STILL_SPEED 0.1     /* m/s across the ground under which another body stands still */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
 #define DENSE_CELLS 8       /* cells per entry a dense grid may hold at most (its counting sort
                                clears every cell: 32 bytes an entry a step): a plaza with a few
@@ -217,6 +218,7 @@ static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entr
     gait__bound bd;
     bd.normal = t;
     bd.slot = b->slot;
+    bd.still = b->vx * b->vx + b->vz * b->vz < STILL_SPEED * STILL_SPEED;
     if (dy == 0 || gap >= STACK_NEAR) {
         bd.offset = 0.5 * (alo + bhi); /* each keeps half the gap */
     } else {

@@ -64,6 +64,9 @@ typedef struct gait__bound {
     gait_vec3 normal;          /* unit, from the other towards this one */
     double offset;             /* m */
     int slot;                  /* the other's */
+    bool still;                /* the other moved under STILL_SPEED across the ground over the
+                                  last step: its side may be one face of a notch (mover.c
+                                  contact_support); a moving one's is gone by the next step */
 } gait__bound;
 
 /* The other characters one character's step keeps clear of (the mover's `bodies`). Gathered

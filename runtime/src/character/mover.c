@@ -418,7 +418,9 @@ static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_po
         c.depth = -clear;
         c.cls = GAIT_CONTACT_WALL;
         c.landmark.index1 = 0;
-        c.landmark.generation = 0;
+        /* (no landmark's: a body's contact says in its generation whether the other stands
+         * still, for contact_support) */
+        c.landmark.generation = m->bodies->bounds[k].still ? 1 : 0;
         c.triangle = BODY_TRIANGLE;
         cp[n++] = c;
     }
@@ -680,11 +682,14 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
         gait_vec3 nn = cp[i].normal;
         if (is_ceiling(nn)) continue;
         /* another character is never ground by itself (as in a slide: a body on another's head
-         * slides off), but its side is a face of the notch it makes with a steep face: a body
-         * sliding down a steep bank into another standing at its foot rests there, held up by
-         * the two, and stands (a fall held there for good otherwise: seed 902465) */
+         * slides off), but the side of one standing still is a face of the notch it makes with
+         * a steep face: a body sliding down a steep bank into another standing at its foot
+         * rests there, held up by the two, and stands (a fall held there for good otherwise:
+         * seed 902465). A moving one's is not: the walk a step on, the other gone, read the
+         * bank alone and fell again (run <-> fall every step: seed 902549) */
         if (cp[i].triangle == BODY_TRIANGLE) {
-            if (nn.y < m->cos_steep) add_steep(&steep, nn, cp[i].point);
+            if (cp[i].landmark.generation == 1 && nn.y < m->cos_steep)
+                add_steep(&steep, nn, cp[i].point);
             continue;
         }
         /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
