@@ -95,6 +95,12 @@ static double live_drop_plan(const gait_world *w, const gait_traverse_info *t,
  * action.c BLOCKED_END) and a quarter second for the steps' rounding and the settle. */
 #define LIVE_TRAVERSE_SLACK (0.2 + 0.25)
 
+/* The seconds the action may still take from the feet at p: its path, its drop and the slack. */
+static double live_plan_left(const gait_world *w, const gait_traverse_info *t, gait_vec3 p,
+                             const gait_locomotion *n) {
+    return live_path_left(t, p, n->walk_speed) + live_drop_plan(w, t, n) + LIVE_TRAVERSE_SLACK;
+}
+
 /* Whether a body at feet could go LIVE_WALK_AHEAD m along yaw, sliding along a wall in the way
  * as the body does: its capsule, lifted over a step, swept that way (and along the wall it meets)
  * for at least a tenth of that, meeting nothing more, over walkable ground within a step up or
@@ -187,16 +193,14 @@ static const char *live_check(gait_world *w, gait_character_id id, const gait_ch
                 lt->trav_actions = t.actions;
                 lt->trav_steps = 0;
                 lt->trav_phase = t.phase;
-                lt->trav_plan = live_path_left(&t, p, n->walk_speed) + live_drop_plan(w, &t, n) +
-                                LIVE_TRAVERSE_SLACK;
+                lt->trav_plan = live_plan_left(w, &t, p, n);
             } else if (lt->trav_phase == GAIT_TRAVERSE_PHASE_APPROACH &&
                        t.phase != GAIT_TRAVERSE_PHASE_APPROACH && isfinite(lt->trav_plan)) {
                 /* the approach is over: the rise starts where the feet are (an approach down a
                  * slope leaves the ledge that much higher over them: seed 800637, a high mantle
                  * 2.5 m down a slope, 0.31 m more to climb) */
                 lt->trav_phase = t.phase;
-                lt->trav_plan = (lt->trav_steps + 1) * dt + live_path_left(&t, p, n->walk_speed) +
-                                live_drop_plan(w, &t, n) + LIVE_TRAVERSE_SLACK;
+                lt->trav_plan = (lt->trav_steps + 1) * dt + live_plan_left(w, &t, p, n);
             }
             double plan = lt->trav_plan;
             if (++lt->trav_steps * dt > plan + 1e-9) {
