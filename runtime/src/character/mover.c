@@ -28,6 +28,7 @@
 #define BODY_SKIN 0.002        /* m a cast stops short of another character's half-space (the
                                   collider's default sweep_skin) */
 #define BODY_TRIANGLE (-1)     /* a hit or contact's triangle when it is another character */
+#define BODY_STILL_TRIANGLE (-2) /* a contact's, when that character stands still (contact_support) */
 #define PUSH_PASSES 2
 #define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
 #define REFUSE_DEPTH 0.01      /* m: a move still this deep in a landmark after the push-out is
@@ -176,7 +177,8 @@ static bool sweep_geometry(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gai
     return q_sweep(m, &c, d, &m->filter, hit);
 }
 
-static bool hit_body(const gait_hit *hit) { return hit->triangle == BODY_TRIANGLE; }
+static bool body_triangle(int triangle) { return triangle == BODY_TRIANGLE || triangle == BODY_STILL_TRIANGLE; }
+static bool hit_body(const gait_hit *hit) { return body_triangle(hit->triangle); }
 
 /* How far the capsule at feet stands inside its side of a half-space another character leaves
  * it (m; negative: across it); *support the capsule's point nearest the plane. */
@@ -418,10 +420,8 @@ static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_po
         c.depth = -clear;
         c.cls = GAIT_CONTACT_WALL;
         c.landmark.index1 = 0;
-        /* (no landmark's: a body's contact says in its generation whether the other stands
-         * still, for contact_support) */
-        c.landmark.generation = m->bodies->bounds[k].still ? 1 : 0;
-        c.triangle = BODY_TRIANGLE;
+        c.landmark.generation = 0;
+        c.triangle = m->bodies->bounds[k].still ? BODY_STILL_TRIANGLE : BODY_TRIANGLE;
         cp[n++] = c;
     }
     return n;
@@ -687,8 +687,8 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
          * rests there, held up by the two, and stands (a fall held there for good otherwise:
          * seed 902465). A moving one's is not: the walk a step on, the other gone, read the
          * bank alone and fell again (run <-> fall every step: seed 902549) */
-        if (cp[i].triangle == BODY_TRIANGLE) {
-            if (cp[i].landmark.generation == 1 && nn.y < m->cos_steep)
+        if (body_triangle(cp[i].triangle)) {
+            if (cp[i].triangle == BODY_STILL_TRIANGLE && nn.y < m->cos_steep)
                 add_steep(&steep, nn, cp[i].point);
             continue;
         }
@@ -998,7 +998,7 @@ static gait_vec3 push_out(const gait_mover *m, gait_vec3 feet, push_info *pi) {
         gait_vec3 d = push_solve(m, feet, cp, n);
         for (int i = 0; i < n; i++) {
             gait_vec3 nn = cp[i].normal;
-            if (cp[i].triangle == BODY_TRIANGLE) continue; /* another character: no surface */
+            if (body_triangle(cp[i].triangle)) continue; /* another character: no surface */
             if (is_floor(m, nn)) {
                 pi->floor = true;
                 pi->floor_lm = cp[i].landmark;
