@@ -24,7 +24,9 @@
  *
  * --show KIND prints each event of that kind; --trace WALKER runs that walker alone and prints its
  * every step (alone it moves as in the whole run only while it meets no other walker: bodies
- * meet); --follow WALKER prints that walker's every step in the whole run.
+ * meet); --follow WALKER prints that walker's every step in the whole run; --place X Y Z YAW
+ * puts one walker at those feet (as a trace or a --show printed them) with the stick held full
+ * the way that turns it to YAW (radians, as printed) and prints its every step.
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -320,6 +322,12 @@ static void count_pair(tally *t, const char *msg) {
     if (t->npairs < 32) t->pairs[t->npairs++] = (pair_count){(gait_state)sa, (gait_state)sb, 1};
 }
 
+/* --place: one walker at these feet, the stick held full to turn it to this yaw (no presses) */
+static struct {
+    bool on;
+    double x, y, z, heading;
+} placed;
+
 static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const char *show,
                       int trace, tally *t) {
     memset(t, 0, sizeof *t);
@@ -340,6 +348,10 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             y = hit.point.y; /* exactly on the surface */
         cd.position = (gait_vec3){x, y, z};
         cd.yaw = runi(&k->r, -M_PI, M_PI);
+        if (placed.on) { /* one body put where a run left one, the stick held one way */
+            cd.position = (gait_vec3){placed.x, placed.y, placed.z};
+            cd.yaw = placed.heading;
+        }
         if (i == trace) printf("  trace spawn %.17g %.17g %.17g yaw %.17g\n", x, y, z, cd.yaw);
         cd.no_camera = true;
         if (gait_character_create(w, &cd, &k->id) != GAIT_OK) continue;
@@ -351,6 +363,32 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         gait_character_info_get(w, k->id, &info);
         k->last = info.position;
     }
+    if (placed.on && getenv("PROBE")) {
+        double dx = -sin(placed.heading), dz = cos(placed.heading);
+        (void)dx;
+        double hx = sin(placed.heading), hz = cos(placed.heading);
+        for (double a = -0.2; a <= 1.21; a += 0.1) {
+            double x = placed.x + hx * a, z = placed.z + hz * a, h; gait_vec3 tn;
+            bool ok = gait_terrain_sample(col, x, z, &h, &tn);
+            gait_hit hit; bool lm = gait_collider_ray_cast(col, (gait_vec3){x, placed.y + 3, z}, (gait_vec3){0, -6, 0}, NULL, &hit);
+            printf("  probe %+.1f: terrain %d %.3f n %.3f %.3f %.3f | ray %d y %.3f n %.3f %.3f %.3f lm %u\n", a, ok, h, tn.x, tn.y, tn.z, lm, lm ? hit.point.y : 0, hit.normal.x, hit.normal.y, hit.normal.z, lm ? hit.landmark.index1 : 0);
+        }
+        (void)dz;
+        for (double y = 0.02; y < 2.0; y += 0.1) {
+            gait_hit hit;
+            bool lm = gait_collider_ray_cast(col, (gait_vec3){placed.x, placed.y + y, placed.z}, (gait_vec3){hx * 2, 0, hz * 2}, NULL, &hit);
+            if (lm) printf("  hray y+%.2f: dist %.3f n %.3f %.3f %.3f lm %u tri %d\n", y, hit.distance, hit.normal.x, hit.normal.y, hit.normal.z, hit.landmark.index1, hit.triangle);
+        }
+        for (double oz = 0.6; oz >= -0.61; oz -= 0.1) {
+            printf("  z%+.1f:", oz);
+            for (double ox = -0.6; ox <= 0.61; ox += 0.1) {
+                double h; gait_vec3 tn;
+                gait_terrain_sample(col, placed.x + ox, placed.z + oz, &h, &tn);
+                printf(" %6.3f%c", h - placed.y, tn.y < 0.7071 ? '*' : ' ');
+            }
+            printf("\n");
+        }
+    }
     double dt = gait_world_step_seconds(w);
     int steps = (int)(seconds / dt + 0.5);
     for (int s = 0; s < steps; s++) {
@@ -359,6 +397,12 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             if (!gait_character_valid(w, k->id)) continue;
             gait_input in;
             memset(&in, 0, sizeof in);
+            if (placed.on) {
+                in.move_x = -sin(placed.heading); /* the stick that turns the body to that yaw */
+                in.move_y = cos(placed.heading);
+                gait_character_set_input(w, k->id, &in);
+                continue;
+            }
             if ((k->hold_left -= dt) <= 0) {
                 k->hold_left = runi(&k->r, 1, 4);
                 k->heading = runi(&k->r, -M_PI, M_PI);
@@ -433,8 +477,22 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             if (!(k->kinds & (1u << kk))) t->by_kind[kk]++;
             k->kinds |= 1u << kk;
             if (kk == 0) count_pair(t, msg);
-            if (show && strcmp(show, kind) == 0)
-                printf("  %s walker %d at %.2f s: %s\n", kind, i, (s + 1) * dt, msg);
+            if (show && strcmp(show, kind) == 0) {
+                /* the nearest other walker: a body may be what holds this one */
+                int near = -1;
+                double best = INFINITY;
+                for (int j = 0; j < n; j++) {
+                    if (j == i || !gait_character_valid(w, wk[j].id)) continue;
+                    double ex = wk[j].last.x - p.x, ey = wk[j].last.y - p.y, ez = wk[j].last.z - p.z;
+                    double d = sqrt(ex * ex + ey * ey + ez * ez);
+                    if (d < best) {
+                        best = d;
+                        near = j;
+                    }
+                }
+                printf("  %s walker %d at %.2f s: %s; nearest walker %d at %.2f m\n", kind, i,
+                       (s + 1) * dt, msg, near, best);
+            }
         }
     }
     for (int i = 0; i < n; i++) {
@@ -489,9 +547,18 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--show") && i + 1 < argc) show = argv[++i];
         else if (!strcmp(argv[i], "--trace") && i + 1 < argc) trace = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--follow") && i + 1 < argc) follow = atoi(argv[++i]);
-        else {
+        else if (!strcmp(argv[i], "--place") && i + 4 < argc) {
+            placed.on = true;
+            placed.x = atof(argv[++i]);
+            placed.y = atof(argv[++i]);
+            placed.z = atof(argv[++i]);
+            placed.heading = atof(argv[++i]);
+            n = 1;
+            trace = 0;
+        } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
-                            "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER]\n");
+                            "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
+                            "[--place X Y Z YAW]\n");
             return 2;
         }
     }

@@ -847,6 +847,8 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
     memset(si, 0, sizeof *si);
     for (int k = 0; k < nseed && si->np < MAX_PLANES; k++) si->planes[si->np++] = seed[k];
     gait_vec3 want = delta;
+    gait_vec3 want_h = v3_norm(horizontal(delta)); /* (zero for a move straight up or down) */
+    double si_wall_into = 0;                        /* the reported wall's share against it */
     gait_vec3 g = ground ? *ground : UP;
     gait_vec3 faces[MAX_PLANES]; /* the faces leaning back a walk along `ground` took as vertical */
     int nf = 0;
@@ -892,9 +894,20 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
                 si->floor_n = UP;
                 si->floor_lm = hit.landmark;
             } else {
+                /* of the walls met, the one the move pushed into the hardest (across the
+                 * ground): a walk into a steep face that slid along it into a second one at its
+                 * side (the crease of two faces leaning back) is stopped by the first, the one
+                 * the stick points at and the climb takes; the last met was the second, beside
+                 * the stick, and no wall was ahead: the body stood there for good */
+                gait_vec3 wh = horizontal(n);
+                double l = v3_len(wh);
+                double into = l > 1e-9 ? v3_dot(wh, want_h) / l : 0;
+                if (!si->wall || !flatten || into < si_wall_into) {
+                    si->wall_n = n;
+                    si->wall_lm = hit.landmark;
+                    si_wall_into = into;
+                }
                 si->wall = true;
-                si->wall_n = n;
-                si->wall_lm = hit.landmark;
                 if (n.y > 0) {
                     si->steep = true;
                     si->steep_n = n;
