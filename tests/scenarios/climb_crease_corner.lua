@@ -1,4 +1,4 @@
--- A run into the corner of two faces too steep to walk (docs/behaviour.md, "Climb": a wall the
+-- A run into the corner of two faces too steep to walk (docs/behaviour.md, "The body": a wall the
 -- stick points into is climbed). Two blocks 1.6 m high on flat ground meet in a concave corner:
 -- face A looks down -x, face B down -z, both vertical or both leaning back 23 deg. The body
 -- stands in the corner touching both, the stick into A with a little of B's way (10 deg off A's
