@@ -894,11 +894,11 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
                 si->floor_n = UP;
                 si->floor_lm = hit.landmark;
             } else {
-                /* of the walls met, the one the move pushed into the hardest (across the
-                 * ground): a walk into a steep face that slid along it into a second one at its
-                 * side (the crease of two faces leaning back) is stopped by the first, the one
-                 * the stick points at and the climb takes; the last met was the second, beside
-                 * the stick, and no wall was ahead: the body stood there for good */
+                /* of the walls a walk meets, the one it pushed into the hardest (across the
+                 * ground): a walk into a corner slides along the first wall into the second and
+                 * is stopped by the first, the one the stick points at and the climb takes; the
+                 * last met was the second, beside the stick, so no wall was ahead and the body
+                 * stood in the corner for good (climb_crease_corner.lua) */
                 gait_vec3 wh = horizontal(n);
                 double l = v3_len(wh);
                 double into = l > 1e-9 ? v3_dot(wh, want_h) / l : 0;
