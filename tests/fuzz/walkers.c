@@ -352,7 +352,9 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             cd.position = (gait_vec3){placed.x, placed.y, placed.z};
             cd.yaw = placed.heading;
         }
-        if (i == trace) printf("  trace spawn %.17g %.17g %.17g yaw %.17g\n", x, y, z, cd.yaw);
+        if (i == trace)
+            printf("  trace spawn %.17g %.17g %.17g yaw %.17g\n", cd.position.x, cd.position.y,
+                   cd.position.z, cd.yaw);
         cd.no_camera = true;
         if (gait_character_create(w, &cd, &k->id) != GAIT_OK) continue;
         gait_character_set_camera_yaw(w, k->id, 0); /* the stick is the world direction */
@@ -362,32 +364,6 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         gait_character_info info;
         gait_character_info_get(w, k->id, &info);
         k->last = info.position;
-    }
-    if (placed.on && getenv("PROBE")) {
-        double dx = -sin(placed.heading), dz = cos(placed.heading);
-        (void)dx;
-        double hx = sin(placed.heading), hz = cos(placed.heading);
-        for (double a = -0.2; a <= 1.21; a += 0.1) {
-            double x = placed.x + hx * a, z = placed.z + hz * a, h; gait_vec3 tn;
-            bool ok = gait_terrain_sample(col, x, z, &h, &tn);
-            gait_hit hit; bool lm = gait_collider_ray_cast(col, (gait_vec3){x, placed.y + 3, z}, (gait_vec3){0, -6, 0}, NULL, &hit);
-            printf("  probe %+.1f: terrain %d %.3f n %.3f %.3f %.3f | ray %d y %.3f n %.3f %.3f %.3f lm %u\n", a, ok, h, tn.x, tn.y, tn.z, lm, lm ? hit.point.y : 0, hit.normal.x, hit.normal.y, hit.normal.z, lm ? hit.landmark.index1 : 0);
-        }
-        (void)dz;
-        for (double y = 0.02; y < 2.0; y += 0.1) {
-            gait_hit hit;
-            bool lm = gait_collider_ray_cast(col, (gait_vec3){placed.x, placed.y + y, placed.z}, (gait_vec3){hx * 2, 0, hz * 2}, NULL, &hit);
-            if (lm) printf("  hray y+%.2f: dist %.3f n %.3f %.3f %.3f lm %u tri %d\n", y, hit.distance, hit.normal.x, hit.normal.y, hit.normal.z, hit.landmark.index1, hit.triangle);
-        }
-        for (double oz = 0.6; oz >= -0.61; oz -= 0.1) {
-            printf("  z%+.1f:", oz);
-            for (double ox = -0.6; ox <= 0.61; ox += 0.1) {
-                double h; gait_vec3 tn;
-                gait_terrain_sample(col, placed.x + ox, placed.z + oz, &h, &tn);
-                printf(" %6.3f%c", h - placed.y, tn.y < 0.7071 ? '*' : ' ');
-            }
-            printf("\n");
-        }
     }
     double dt = gait_world_step_seconds(w);
     int steps = (int)(seconds / dt + 0.5);
@@ -553,14 +529,16 @@ int main(int argc, char **argv) {
             placed.y = atof(argv[++i]);
             placed.z = atof(argv[++i]);
             placed.heading = atof(argv[++i]);
-            n = 1;
-            trace = 0;
         } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
                             "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
                             "[--place X Y Z YAW]\n");
             return 2;
         }
+    }
+    if (placed.on) { /* one walker, traced, whatever --walkers or --trace said */
+        n = 1;
+        trace = 0;
     }
     if (n < 1 || n > 100000 || !(seconds > 0 && seconds <= 80)) {
         fprintf(stderr, "walkers: --walkers 1..100000, --seconds up to 80\n");
