@@ -301,7 +301,7 @@ bool gait__character_hooked(const gait__character *ch) {
 
 int gait__world_step_range(gait_world *w, int first, int end, double dt, bool hooked,
                            uint32_t worker) {
-    gait_gather *gather = &w->gathers[worker];
+    gait_gather *gather = &w->gathers[worker].g;
     int passed = 0;
     for (int i = first; i < end; i++) {
         gait__character *ch = &w->characters[i];

@@ -26,6 +26,16 @@ typedef struct gait__create_cache {
 
 #define GAIT__MAX_WORKERS 64   /* gait_world_def.worker_count at most */
 
+/* A worker's gather, padded: the threads write their gathers' headers at every query, and two on
+ * one cache line made each thread's writes cost the other a miss (the 2-worker step spent a
+ * quarter more CPU per character than the 1-worker one). Their scratch blocks lie a line apart
+ * for the same reason. */
+typedef struct gait__worker_gather {
+    gait_gather g;
+    char pad[64];
+} gait__worker_gather;
+#define GAIT__GATHER_STRIDE(bytes) ((((bytes) + 63) & ~(size_t)63) + 64)
+
 struct gait_world {
     gait_hooks hooks;
     gait_clock clock;
@@ -46,8 +56,8 @@ struct gait_world {
     /* The step's queries go through a gather (gait/collide.h), one per worker: a character's move
      * walks the collider's trees once, its queries test what it kept. A cache, not state:
      * results are the same bits without it. Their scratch is allocated at create. */
-    gait_gather *gathers;              /* [workers] */
-    void *gather_mem;
+    gait__worker_gather *gathers;      /* [workers] */
+    void *gather_mem;                  /* [workers], GAIT__GATHER_STRIDE(gather_bytes) apart */
     size_t gather_bytes;               /* each */
     /* Each slot's own gather for its character's moves, kept from step to step: a body that stays
      * inside what it gathered asks the trees nothing (the worker's gather above is gathered anew
