@@ -1,7 +1,8 @@
 /* walkers — many bodies over whole runs on level-like geometry, counting what players notice.
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
- *                      [--show KIND] [--trace WALKER] [--follow WALKER]
+ *                      [--show KIND] [--trace WALKER] [--follow WALKER] [--place X Y Z YAW]
+ *                      [--heights X Z N]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -26,7 +27,9 @@
  * every step (alone it moves as in the whole run only while it meets no other walker: bodies
  * meet); --follow WALKER prints that walker's every step in the whole run; --place X Y Z YAW
  * puts one walker at those feet (as a trace or a --show printed them) with the stick held full
- * the way that turns it to YAW (radians, as printed) and prints its every step.
+ * the way that turns it to YAW (radians, as printed) and prints its every step. --heights X Z N
+ * prints the terrain scene's heights on the N x N samples (1 m apart) round (X, Z) as a Lua
+ * table, for a scenario test that rebuilds a spot a walker met (tests/scenarios/).
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -328,6 +331,38 @@ static struct {
     double x, y, z, heading;
 } placed;
 
+/* The terrain scene's heights round (x, z), n x n samples 1 m apart from the cell corner below
+ * (x - n / 2, z - n / 2), rows along +x, one row per z, as a Lua table. 0 on success. Give
+ * --seed before it. */
+static int print_heights(uint64_t seed, double x, double z, int n) {
+    if (n < 2 || n > 64 || !isfinite(x) || !isfinite(z)) {
+        fprintf(stderr, "walkers: --heights X Z N takes finite X, Z and N in 2..64\n");
+        return 2;
+    }
+    gait_world *w = build(seed, false, 1);
+    if (!w) {
+        fprintf(stderr, "walkers: no world\n");
+        return 1;
+    }
+    const gait_collider *col = gait_world_collider_const(w);
+    double x0 = floor(x) - n / 2, z0 = floor(z) - n / 2;
+    printf("-- terrain scene, seed %llu: %d x %d heights from (%g, %g), 1 m apart, rows along +x\n",
+           (unsigned long long)seed, n, n, x0, z0);
+    printf("local H = {\n");
+    for (int j = 0; j < n; j++) {
+        printf("  {");
+        for (int i = 0; i < n; i++) {
+            double h = 0;
+            if (!gait_terrain_sample(col, x0 + i, z0 + j, &h, NULL)) h = 0.0 / 0.0;
+            printf("%s%.4f", i ? ", " : "", h);
+        }
+        printf("},\n");
+    }
+    printf("}\n");
+    gait_world_destroy(w);
+    return 0;
+}
+
 static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const char *show,
                       int trace, tally *t) {
     memset(t, 0, sizeof *t);
@@ -529,10 +564,13 @@ int main(int argc, char **argv) {
             placed.y = atof(argv[++i]);
             placed.z = atof(argv[++i]);
             placed.heading = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--heights") && i + 3 < argc) {
+            double x = atof(argv[++i]), z = atof(argv[++i]);
+            return print_heights(seed, x, z, atoi(argv[++i]));
         } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
                             "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
-                            "[--place X Y Z YAW]\n");
+                            "[--place X Y Z YAW] [--heights X Z N]\n");
             return 2;
         }
     }
