@@ -42,6 +42,8 @@
                                   climb more than this per metre of run (m/m) */
 #define TERRAIN_DOWNHILL 0.1   /* a walk goes down a face when its way leans this much (the sine
                                   of about 6 deg) from the face's contour towards its foot */
+#define CREST_STEP 0.05         /* m apart along the way, within the capsule's radius: reads past
+                                   a bump's crest the walk crosses (crest_ahead) */
 #define FACE_ABOVE 0.002       /* m a steep face may stand above the plane a walk follows and
                                   still be gone down (rounding along a long cell's plane) */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
@@ -1231,6 +1233,27 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
     return step_over(m, start, d, plain, up, out);
 }
 
+/* Whether the walk crosses a bump's crest: the feet's end p lies over a steep face standing above
+ * the plane the walk follows (`ground`, level when NULL), h high there, but leaning the way the
+ * walk goes, and within the capsule's radius further along the terrain comes back down to that
+ * plane, or to walkable ground lower than h and no higher than `top` (a rock's side meeting
+ * the ground at a cell's corner). Read as a wall, the face's normal pointed along the move: no
+ * wall was ahead, its foot led nowhere, and the runner stood at the bump for good (the walkers'
+ * survey, terrain scene). A face that stays above the plane is one the walk runs into. */
+static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, gait_vec3 way,
+                        const gait_vec3 *ground) {
+    gait_vec3 wd = v3_norm(way), tq;
+    double slope = ground && ground->y > 0 ? -(ground->x * wd.x + ground->z * wd.z) / ground->y : 0;
+    for (int k = 1; k * CREST_STEP <= m->radius + 1e-9; k++) {
+        double s = k * CREST_STEP, hq;
+        gait_vec3 q = v3_add(p, v3_scale(wd, s));
+        if (!terrain_at(m, q.x, q.z, &hq, &tq)) continue;
+        if (hq <= p.y + slope * s + FACE_ABOVE) return true;
+        if (is_floor(m, tq) && hq < h - FACE_ABOVE && hq <= top) return true;
+    }
+    return false;
+}
+
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
  * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
  * down the face (the body leaves the ground and slides, or crosses a crest: the face drops below
@@ -1264,7 +1287,8 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
      * walk <-> fall every other step, the liveness fuzzer's seed 601401) */
     gait_vec3 way = horizontal(v3_sub(p, start));
     if (v3_len2(way) < 1e-18) way = horizontal(d);
-    bool downhill = v3_dot(v3_norm(way), nh) > TERRAIN_DOWNHILL && !above;
+    bool downhill = v3_dot(v3_norm(way), nh) > TERRAIN_DOWNHILL &&
+                    (!above || crest_ahead(m, p, h, start.y + m->step_height, way, ground));
     bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
     if (rise <= m->step_height && (downhill || stands)) return p;
     /* a riser within the step whose top lies further uphill: walked onto, ridden up (the
