@@ -1234,22 +1234,21 @@ bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, ga
 }
 
 /* Whether the walk crosses a bump's crest: the feet's end p lies over a steep face standing above
- * the plane the walk follows (`ground`, level when NULL), h high there, but leaning the way the
- * walk goes, and within the capsule's radius further along the terrain comes back down to that
- * plane, or to walkable ground lower than h and no higher than `top` (a rock's side meeting
- * the ground at a cell's corner). Read as a wall, the face's normal pointed along the move: no
- * wall was ahead, its foot led nowhere, and the runner stood at the bump for good (the walkers'
- * survey, terrain scene). A face that stays above the plane is one the walk runs into. */
-static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, gait_vec3 way,
-                        const gait_vec3 *ground) {
+ * the plane the walk follows, h high there, but leaning the way the walk goes (a riser's cell
+ * corner jutting into the ground at its foot), and within the capsule's radius further along
+ * lies walkable terrain lower than h and no higher than `top`. Read as a wall, the face's normal
+ * pointed along the move: no wall was ahead, its foot led nowhere, and the runner stood at the
+ * bump for good (the walkers' survey, terrain scene). Steep terrain going on down beyond it is no
+ * crest: the walk down a too-steep face is a slide (a walk stepped onto a face falling away
+ * between walkable triangles flipped walk <-> fall every few steps: the liveness fuzzer, seed
+ * 913673). */
+static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, gait_vec3 way) {
     gait_vec3 wd = v3_norm(way), tq;
-    double slope = ground && ground->y > 0 ? -(ground->x * wd.x + ground->z * wd.z) / ground->y : 0;
     for (int k = 1; k * CREST_STEP <= m->radius + 1e-9; k++) {
-        double s = k * CREST_STEP, hq;
-        gait_vec3 q = v3_add(p, v3_scale(wd, s));
-        if (!terrain_at(m, q.x, q.z, &hq, &tq)) continue;
-        if (hq <= p.y + slope * s + FACE_ABOVE) return true;
-        if (is_floor(m, tq) && hq < h - FACE_ABOVE && hq <= top) return true;
+        gait_vec3 q = v3_add(p, v3_scale(wd, k * CREST_STEP));
+        double hq;
+        if (terrain_at(m, q.x, q.z, &hq, &tq) && is_floor(m, tq) && hq < h - FACE_ABOVE && hq <= top)
+            return true;
     }
     return false;
 }
@@ -1288,7 +1287,7 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     gait_vec3 way = horizontal(v3_sub(p, start));
     if (v3_len2(way) < 1e-18) way = horizontal(d);
     bool downhill = v3_dot(v3_norm(way), nh) > TERRAIN_DOWNHILL &&
-                    (!above || crest_ahead(m, p, h, start.y + m->step_height, way, ground));
+                    (!above || crest_ahead(m, p, h, start.y + m->step_height, way));
     bool stands = terrain_support(m, v3(p.x, h, p.z), tn, &sn);
     if (rise <= m->step_height && (downhill || stands)) return p;
     /* a riser within the step whose top lies further uphill: walked onto, ridden up (the
