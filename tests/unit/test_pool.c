@@ -4,8 +4,11 @@
  * follow one another; a task past a block's reach runs whole on the caller. */
 #include "check.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/pool.h"
 
@@ -29,7 +32,37 @@ static void count_items(int start, int end, uint32_t worker, void *context) {
     for (int i = start; i < end; i++) atomic_fetch_add(&t->runs[i], 1);
 }
 
+/* A pool that loses or repeats an item never finishes its task: the run below goes on a thread
+ * of its own and the test fails (and the process ends) if it is not done within WATCHDOG_S,
+ * rather than hanging `make test`. */
+#define WATCHDOG_S 60
+
+static void every_item_runs_once(void);
+
+static void *run_every_item(void *arg) {
+    every_item_runs_once();
+    atomic_store((atomic_int *)arg, 1);
+    return NULL;
+}
+
 TEST(pool_every_item_runs_once_whatever_the_task_size) {
+    atomic_int done = 0;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, run_every_item, &done) == 0);
+    double t0 = check_now_s();
+    while (!atomic_load(&done) && check_now_s() - t0 < WATCHDOG_S) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (!atomic_load(&done)) {
+        CHECK_MSG(0, "the tasks did not finish within %d s: an item lost or run twice", WATCHDOG_S);
+        fflush(NULL);
+        _exit(1);
+    }
+    pthread_join(t, NULL);
+}
+
+static void every_item_runs_once(void) {
     static const int sizes[] = {1, 2, 31, 32, 33, 63, 64, 65, 97, 128, 129, 1000, 4097, MOST};
     static const int ranges[] = {1, 8, 32};
     gait_hooks hooks = gait_default_hooks();

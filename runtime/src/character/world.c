@@ -74,10 +74,11 @@ gait_world *gait_world_create(const gait_world_def *def_in) {
     /* a gather per worker: each thread's queries keep their own scratch */
     w->gather_bytes = gait_gather_scratch_bytes(GAIT__WORLD_GATHER);
     w->gathers = gait__alloc(&def.hooks, sizeof *w->gathers * (size_t)w->workers);
-    w->gather_mem = gait__alloc(&def.hooks, GAIT__GATHER_STRIDE(w->gather_bytes) * (size_t)w->workers);
+    size_t stride = GAIT__GATHER_STRIDE(w->gather_bytes);
+    w->gather_mem = gait__alloc(&def.hooks, stride * (size_t)w->workers);
     bool ok = w->characters && w->collider && w->gathers && w->gather_mem;
     for (int k = 0; ok && k < w->workers; k++)
-        ok = gait_gather_init(&w->gathers[k].g, (char *)w->gather_mem + GAIT__GATHER_STRIDE(w->gather_bytes) * (size_t)k,
+        ok = gait_gather_init(&w->gathers[k].g, (char *)w->gather_mem + stride * (size_t)k,
                               w->gather_bytes) == GAIT_OK;
     if (!ok) {
         gait__logf(&def.hooks, GAIT_LOG_ERROR, "world: could not create (memory or collider def)");

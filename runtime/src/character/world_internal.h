@@ -26,10 +26,11 @@ typedef struct gait__create_cache {
 
 #define GAIT__MAX_WORKERS 64   /* gait_world_def.worker_count at most */
 
-/* A worker's gather, padded: the threads write their gathers' headers at every query, and two on
- * one cache line made each thread's writes cost the other a miss (the 2-worker step spent a
- * quarter more CPU per character than the 1-worker one). Their scratch blocks lie a line apart
- * for the same reason. */
+/* A worker's gather, padded: each thread writes its gather's header at every query, and two
+ * headers (88 bytes each) side by side shared a cache line, so one thread's writes would cost the
+ * other a miss. Their scratch blocks lie a line apart for the same reason. (A guard, not a
+ * measured win: the 2-worker step's extra CPU per character was the records moving between cores,
+ * core/pool.c.) */
 typedef struct gait__worker_gather {
     gait_gather g;
     char pad[64];

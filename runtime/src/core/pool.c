@@ -59,8 +59,8 @@ typedef struct task_view {
 /* A worker's block of the task: what is left of it lies in [front, back). On a cache line of its
  * own: the owner claims from it without disturbing the others. */
 typedef struct block_cursor {
-    _Alignas(64) _Atomic uint64_t edges; /* serial | front | back (EDGE_BITS) */
-    char pad[64 - sizeof(uint64_t)];
+    _Alignas(64) _Atomic uint64_t edges; /* serial | front | back (EDGE_BITS); the alignment pads
+                                            the struct to the line */
 } block_cursor;
 
 struct gait__pool {
@@ -83,13 +83,15 @@ static uint64_t pack(uint32_t serial, uint32_t front, uint32_t back) {
     return (uint64_t)(serial & SERIAL_MASK) << (2 * EDGE_BITS) | (uint64_t)front << EDGE_BITS | back;
 }
 
-/* Items left in block k for task v (0 when the block holds another task). */
+static int front_of(uint64_t e) { return (int)((e >> EDGE_BITS) & EDGE_MASK); }
+static int back_of(uint64_t e) { return (int)(e & EDGE_MASK); }
+
+/* Items left in block k for task v (0 when the block holds another task); its cursor in *edges. */
 static int block_left(const gait__pool *p, const task_view *v, int k, uint64_t *edges) {
     uint64_t e = atomic_load(&p->blocks[k].edges);
     *edges = e;
     if ((uint32_t)(e >> (2 * EDGE_BITS)) != (v->serial & SERIAL_MASK)) return 0;
-    int front = (int)((e >> EDGE_BITS) & EDGE_MASK), back = (int)(e & EDGE_MASK);
-    return back > front ? back - front : 0;
+    return back_of(e) > front_of(e) ? back_of(e) - front_of(e) : 0;
 }
 
 /* Claims a range of block k: from its front for its owner, the back half of what is left for a
@@ -99,7 +101,7 @@ static bool claim(gait__pool *p, const task_view *v, int k, bool owner, int *sta
         uint64_t e;
         int left = block_left(p, v, k, &e);
         if (left == 0) return false;
-        int front = (int)((e >> EDGE_BITS) & EDGE_MASK), back = (int)(e & EDGE_MASK);
+        int front = front_of(e), back = back_of(e);
         int take = owner ? left / GUIDED_SHARE : left / 2;
         if (take < v->range) take = v->range;
         if (take > left) take = left;
