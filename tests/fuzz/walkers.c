@@ -353,8 +353,9 @@ static int print_heights(uint64_t seed, double x, double z, int n) {
         printf("  {");
         for (int i = 0; i < n; i++) {
             double h = 0;
-            if (!gait_terrain_sample(col, x0 + i, z0 + j, &h, NULL)) h = 0.0 / 0.0;
-            printf("%s%.4f", i ? ", " : "", h);
+            /* off the terrain: 0/0, a NaN in Lua, which a world's terrain refuses by name */
+            if (gait_terrain_sample(col, x0 + i, z0 + j, &h, NULL)) printf("%s%.4f", i ? ", " : "", h);
+            else printf("%s0/0", i ? ", " : "");
         }
         printf("},\n");
     }
