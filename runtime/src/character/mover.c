@@ -849,8 +849,9 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
     memset(si, 0, sizeof *si);
     for (int k = 0; k < nseed && si->np < MAX_PLANES; k++) si->planes[si->np++] = seed[k];
     gait_vec3 want = delta;
-    gait_vec3 want_h = v3_norm(horizontal(delta)); /* (zero for a move straight up or down) */
-    double si_wall_into = 0;                        /* the reported wall's share against it */
+    gait_vec3 want_h = horizontal(delta); /* walls are only compared against one another along
+                                             it: its length scales them all alike, unnormalised */
+    double si_wall_into = 0;               /* the reported wall's share against it */
     gait_vec3 g = ground ? *ground : UP;
     gait_vec3 faces[MAX_PLANES]; /* the faces leaning back a walk along `ground` took as vertical */
     int nf = 0;
