@@ -28,7 +28,6 @@
 #define BODY_SKIN 0.002        /* m a cast stops short of another character's half-space (the
                                   collider's default sweep_skin) */
 #define BODY_TRIANGLE (-1)     /* a hit or contact's triangle when it is another character */
-#define BODY_STILL_TRIANGLE (-2) /* a contact's, when that character stands still (contact_support) */
 #define PUSH_PASSES 2
 #define PUSH_MARGIN 1e-3       /* m pushed beyond the depth so the next cast starts clear */
 #define REFUSE_DEPTH 0.01      /* m: a move still this deep in a landmark after the push-out is
@@ -179,7 +178,7 @@ static bool sweep_geometry(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gai
     return q_sweep(m, &c, d, &m->filter, hit);
 }
 
-static bool body_triangle(int triangle) { return triangle == BODY_TRIANGLE || triangle == BODY_STILL_TRIANGLE; }
+static bool body_triangle(int triangle) { return triangle == BODY_TRIANGLE; }
 static bool hit_body(const gait_hit *hit) { return body_triangle(hit->triangle); }
 
 /* How far the capsule at feet stands inside its side of a half-space another character leaves
@@ -423,7 +422,7 @@ static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_po
         c.cls = GAIT_CONTACT_WALL;
         c.landmark.index1 = 0;
         c.landmark.generation = 0;
-        c.triangle = m->bodies->bounds[k].still ? BODY_STILL_TRIANGLE : BODY_TRIANGLE;
+        c.triangle = BODY_TRIANGLE;
         cp[n++] = c;
     }
     return n;
@@ -557,19 +556,25 @@ static bool riser_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point,
 /* ---- support: ground the first touch did not show ---------------------------------------- */
 
 /* Steep faces seen under a body: one normal a face (a tessellated face gives several alike) and
- * a point on it. */
+ * a point on it; body: the side of another character (still_bodies), which holds a body up only
+ * with a face of the world beside it (docs/behaviour.md, "Characters that meet": another
+ * character is never ground, so two heads side by side are no notch). */
 typedef struct steep_set {
     gait_vec3 n[MAX_CONTACTS], p[MAX_CONTACTS];
+    bool body[MAX_CONTACTS];
     int count;
 } steep_set;
 
-static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
+static void add_face(steep_set *s, gait_vec3 n, gait_vec3 p, bool body) {
     for (int k = 0; k < s->count; k++)
         if (v3_dot(s->n[k], n) > SUPPORT_SAME_FACE) return;
     if (s->count >= MAX_CONTACTS) return;
     s->n[s->count] = n;
+    s->body[s->count] = body;
     s->p[s->count++] = p;
 }
+
+static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) { add_face(s, n, p, false); }
 
 /* Whether these steep faces hold a body between them, and the normal it then stands on (*n_out):
  *   - two forming a notch, each leaning towards the other (a ridge's faces lean apart), whose
@@ -587,6 +592,7 @@ static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) {
 static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++) {
+            if (s->body[i] && s->body[j]) continue;
             gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
             if (v3_dot(horizontal(s->n[i]), ab) <= NOTCH_LEAN ||
                 v3_dot(horizontal(s->n[j]), ab) >= -NOTCH_LEAN)
@@ -604,6 +610,7 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++)
             for (int k = j + 1; k < s->count; k++) {
+                if (s->body[i] && s->body[j] && s->body[k]) continue;
                 gait_vec3 jk = v3_cross(s->n[j], s->n[k]), ki = v3_cross(s->n[k], s->n[i]),
                           ij = v3_cross(s->n[i], s->n[j]);
                 double det = v3_dot(s->n[i], jk);
@@ -652,6 +659,35 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
     return false;
 }
 
+/* The sides of other characters standing still that the capsule at feet comes within
+ * SUPPORT_MARGIN of, read from their own capsules as the step began (the crowd's picture), added
+ * to s as faces of a notch. Not their half-spaces: a cast stops BODY_SKIN short of one, so a body
+ * come to rest on it reads no contact through the bare radius, and the plane turns with the two
+ * bodies' velocities (a pass), so a body that stops reads another plane than the one it fell
+ * against. Two upright capsules are nearest along the line between their axes, level where their
+ * heights overlap, else from the end of one to the end of the other. */
+static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
+    gait_mover_bodies *bs = m->bodies;
+    if (!bs) return;
+    gait__bodies_cover(bs, feet, v3(0, 0, 0), m->height);
+    const gait__crowd *crowd = bs->crowd;
+    double y0 = feet.y + m->radius, y1 = feet.y + m->height - m->radius;
+    for (int k = 0; k < bs->count; k++) {
+        if (!bs->bounds[k].still) continue;
+        const gait__crowd_entry *o = &crowd->entries[crowd->entry_of_slot[bs->bounds[k].slot]];
+        double dx = feet.x - o->x, dz = feet.z - o->z, dy = 0, y = y0;
+        if (y0 > o->y1) dy = y0 - o->y1;      /* over it: from our lower sphere */
+        else if (y1 < o->y0) { dy = y1 - o->y0; y = y1; } /* under it: from our upper one */
+        else y = 0.5 * (fmax(y0, o->y0) + fmin(y1, o->y1));
+        double dist = sqrt(dx * dx + dy * dy + dz * dz);
+        if (dist < 1e-9 || dist - m->radius - o->radius > SUPPORT_MARGIN) continue;
+        gait_vec3 n = v3(dx / dist, dy / dist, dz / dist);
+        /* however level its side there, never ground by itself (steep_pair) */
+        if (is_ceiling(n)) continue;
+        add_face(s, n, v3_mad(v3(feet.x, y, feet.z), n, -m->radius), true);
+    }
+}
+
 /* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
  * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere (below its middle,
  * none a ceiling) say more than the first touch —
@@ -679,6 +715,7 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
      * function running down into a landmark's wall is a funnel of three faces */
     gait_vec3 unused;
     if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, &unused);
+    still_bodies(m, feet, &steep);
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
@@ -688,12 +725,9 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
          * a steep face: a body sliding down a steep bank into another standing at its foot
          * rests there, held up by the two, and stands (a fall held there for good otherwise:
          * seed 902465). A moving one's is not: the walk a step on, the other gone, read the
-         * bank alone and fell again (run <-> fall every step: seed 902549) */
-        if (body_triangle(cp[i].triangle)) {
-            if (cp[i].triangle == BODY_STILL_TRIANGLE && nn.y < m->cos_steep)
-                add_steep(&steep, nn, cp[i].point);
-            continue;
-        }
+         * bank alone and fell again (run <-> fall every step: seed 902549). The still one's
+         * side is read from its capsule (still_bodies), not from its half-space here */
+        if (body_triangle(cp[i].triangle)) continue;
         /* walkable, and under the bottom sphere: a floor's edge reported with the face's normal
          * (collide.h: internal edges) beside the sphere holds nothing */
         if (is_floor(m, nn) && under_sphere(m, c, cp[i].point)) {
