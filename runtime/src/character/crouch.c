@@ -75,7 +75,7 @@ bool gait__crouch_opening_ahead(const gait_collider *col, gait_gather *gather, g
 /* ---- rules --------------------------------------------------------------------------------- */
 
 bool gait__crouch_needs_ceiling(const gait__crouch *c, gait_state s) {
-    return s == GAIT_STATE_CROUCH || (c->air && gait_state_airborne(s));
+    return s == GAIT_STATE_CROUCH || c->air;
 }
 
 bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low_ceiling,
@@ -84,9 +84,15 @@ bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low
     if (c->air) {
         /* a fall begun crouched, under a low ceiling or with the switch still on: it grows to
          * standing where there is room and the switch is off, else it lands crouched (the
-         * stand-up check takes over on foot) */
-        if (!gait_state_airborne(s) || !(low_ceiling || crouching)) c->air = false;
-        else crouching = true;
+         * stand-up check takes over on foot). A swim it became keeps the short capsule while a
+         * ceiling is low over it: the fall entered the water where the standing capsule fitted,
+         * the swim's first stroke rose under a slab, and the capsule grew 3.5 cm into it the
+         * step after (the liveness fuzzer, seed 1000836:
+         * tests/replays/fuzz_crouched_fall_to_swim_rising_under_a_plate) */
+        bool keep = gait_state_airborne(s) ? low_ceiling || crouching
+                                           : !gait_state_on_foot(s) && low_ceiling;
+        if (!keep) c->air = false;
+        else if (gait_state_airborne(s)) crouching = true;
     }
     if (!gait_state_on_foot(s)) {
         c->auto_crouch = c->auto_under = false;
