@@ -86,7 +86,7 @@ bool gait__crouch_before(gait__crouch *c, gait_state s, bool crouching, bool low
          * standing where there is room and the switch is off, else it lands crouched (the
          * stand-up check takes over on foot). A swim it became keeps the short capsule while a
          * ceiling is low over it: the fall entered the water where the standing capsule fitted,
-         * the swim's first stroke rose under a slab, and the capsule grew 3.5 cm into it the
+         * the swim's first stroke rose under a plate, and the capsule grew 3.5 cm into it the
          * step after (the liveness fuzzer, seed 1000836:
          * tests/replays/fuzz_crouched_fall_to_swim_rising_under_a_plate) */
         bool keep = gait_state_airborne(s) ? low_ceiling || crouching

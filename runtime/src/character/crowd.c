@@ -183,11 +183,17 @@ static void extent(const gait__crowd_entry *e, gait_vec3 t, double *lo, double *
 
 /* The plane `a` keeps to against `b` (see the top of this file). *clearance: how far a's capsule
  * as the step began stands inside its side (m; negative when it starts across). */
+gait_vec3 gait__crowd_apart(double x, double y0, double y1, double z, const gait__crowd_entry *b) {
+    double dy = 0;
+    if (y0 > b->y1) dy = y0 - b->y1;       /* over b */
+    else if (y1 < b->y0) dy = y1 - b->y0;  /* under b */
+    return v3(x - b->x, dy, z - b->z);
+}
+
 static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entry *b,
                               double *clearance) {
-    double dx = a->x - b->x, dz = a->z - b->z, dy = 0;
-    if (a->y0 > b->y1) dy = a->y0 - b->y1;       /* a over b */
-    else if (a->y1 < b->y0) dy = a->y1 - b->y0;  /* a under b */
+    gait_vec3 ab = gait__crowd_apart(a->x, a->y0, a->y1, a->z, b);
+    double dx = ab.x, dy = ab.y, dz = ab.z;
     double dist = sqrt(dx * dx + dy * dy + dz * dz);
     double side = a->slot < b->slot ? -1.0 : 1.0; /* coincident: apart along x, the same for both */
     gait_vec3 n = dist > COINCIDENT ? v3(dx / dist, dy / dist, dz / dist) : v3(side, 0, 0);

@@ -58,6 +58,10 @@ void gait__crowd_free(gait__crowd *crowd, const gait_hooks *hooks);
  * the same pass over the slots. */
 void gait__crowd_build(gait__crowd *crowd, const struct gait_world *world, gait_vec3 *feet);
 
+/* From the nearest point of b's axis to the nearest of an upright axis at (x, z) whose sphere
+ * centres are at heights y0..y1: level where their heights overlap, else between their ends. */
+gait_vec3 gait__crowd_apart(double x, double y0, double y1, double z, const gait__crowd_entry *b);
+
 /* A half-space an other character leaves this one: every point p of this capsule keeps
  * dot(p, normal) - radius >= offset. */
 typedef struct gait__bound {

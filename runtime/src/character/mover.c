@@ -664,8 +664,7 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
  * to s as faces of a notch. Not their half-spaces: a cast stops BODY_SKIN short of one, so a body
  * come to rest on it reads no contact through the bare radius, and the plane turns with the two
  * bodies' velocities (a pass), so a body that stops reads another plane than the one it fell
- * against. Two upright capsules are nearest along the line between their axes, level where their
- * heights overlap, else from the end of one to the end of the other. */
+ * against. */
 static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
     gait_mover_bodies *bs = m->bodies;
     if (!bs) return;
@@ -675,13 +674,13 @@ static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
     for (int k = 0; k < bs->count; k++) {
         if (!bs->bounds[k].still) continue;
         const gait__crowd_entry *o = &crowd->entries[crowd->entry_of_slot[bs->bounds[k].slot]];
-        double dx = feet.x - o->x, dz = feet.z - o->z, dy = 0, y = y0;
-        if (y0 > o->y1) dy = y0 - o->y1;      /* over it: from our lower sphere */
-        else if (y1 < o->y0) { dy = y1 - o->y0; y = y1; } /* under it: from our upper one */
-        else y = 0.5 * (fmax(y0, o->y0) + fmin(y1, o->y1));
-        double dist = sqrt(dx * dx + dy * dy + dz * dz);
+        gait_vec3 d = gait__crowd_apart(feet.x, y0, y1, feet.z, o);
+        double dist = v3_len(d);
         if (dist < 1e-9 || dist - m->radius - o->radius > SUPPORT_MARGIN) continue;
-        gait_vec3 n = v3(dx / dist, dy / dist, dz / dist);
+        gait_vec3 n = v3(d.x / dist, d.y / dist, d.z / dist);
+        /* the point on our axis it is nearest: a sphere's centre over or under it, else the
+         * middle of the heights the two share */
+        double y = d.y > 0 ? y0 : d.y < 0 ? y1 : 0.5 * (fmax(y0, o->y0) + fmin(y1, o->y1));
         /* however level its side there, never ground by itself (steep_pair) */
         if (is_ceiling(n)) continue;
         add_face(s, n, v3_mad(v3(feet.x, y, feet.z), n, -m->radius), true);
