@@ -45,6 +45,11 @@
 #define SIN_PASS 0.3420201433256687 /* by this at most */
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
 #define STILL_SPEED 0.1     /* m/s across the ground under which another body stands still */
+#define HELD_SPEED 0.01     /* m/s under which one off the ground (on a wall, in water) is held
+                               still, as the stamina's resting climber is: one slower than a
+                               standing body's STILL_SPEED but moving, the side of a notch a body
+                               rests in, left it a few millimetres a step, and the body resting
+                               there fell and landed again every other step (seed 1048824) */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
 #define DENSE_CELLS 8       /* cells per entry a dense grid may hold at most (its counting sort
                                clears every cell: 32 bytes an entry a step): a plaza with a few
@@ -127,6 +132,7 @@ void gait__crowd_build(gait__crowd *c, const gait_world *w, gait_vec3 *feet) {
         e->vx = ch->velocity.x;
         e->vy = ch->velocity.y;
         e->vz = ch->velocity.z;
+        e->grounded = ch->contact.grounded;
         e->layer = ch->collision_layer;
         e->mask = ch->collision_mask;
         e->slot = i;
@@ -190,6 +196,19 @@ gait_vec3 gait__crowd_apart(double x, double y0, double y1, double z, const gait
     return v3(x - b->x, dy, z - b->z);
 }
 
+/* Whether b's side, seen from along n (unit, from b towards the other), stays where it is for
+ * the next step: b stands on the ground neither leaving it (receding) nor sliding along it faster
+ * than STILL_SPEED (pressing into it is staying: a crouched body that pushed into one resting in
+ * a notch every other step, moving only when the other fell, took the notch's face from it every
+ * other step, idle <-> fall: seed 1050006), or b is held still off the ground (HELD_SPEED). */
+static bool other_stays(const gait__crowd_entry *b, gait_vec3 n) {
+    if (!b->grounded) return b->vx * b->vx + b->vy * b->vy + b->vz * b->vz < HELD_SPEED * HELD_SPEED;
+    double l = sqrt(n.x * n.x + n.z * n.z);
+    if (l <= COINCIDENT) return b->vx * b->vx + b->vz * b->vz < STILL_SPEED * STILL_SPEED;
+    double along = (b->vx * n.x + b->vz * n.z) / l, across = (b->vz * n.x - b->vx * n.z) / l;
+    return along > -STILL_SPEED && fabs(across) < STILL_SPEED;
+}
+
 static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entry *b,
                               double *clearance) {
     gait_vec3 ab = gait__crowd_apart(a->x, a->y0, a->y1, a->z, b);
@@ -224,7 +243,7 @@ static gait__bound pair_bound(const gait__crowd_entry *a, const gait__crowd_entr
     gait__bound bd;
     bd.normal = t;
     bd.slot = b->slot;
-    bd.still = b->vx * b->vx + b->vz * b->vz < STILL_SPEED * STILL_SPEED;
+    bd.still = other_stays(b, n);
     if (dy == 0 || gap >= STACK_NEAR) {
         bd.offset = 0.5 * (alo + bhi); /* each keeps half the gap */
     } else {

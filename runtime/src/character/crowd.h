@@ -24,6 +24,7 @@ typedef struct gait__crowd_entry {
     double radius;             /* m */
     double vx, vz;             /* m/s, its horizontal velocity over the last step */
     double vy;                 /* m/s, its vertical one (a lower body rising takes the gap) */
+    bool grounded;             /* its feet stood on walkable ground as the last step ended */
     uint32_t layer, mask;
     int slot;
     int32_t cx, cz;            /* its grid cell */
@@ -68,9 +69,10 @@ typedef struct gait__bound {
     gait_vec3 normal;          /* unit, from the other towards this one */
     double offset;             /* m */
     int slot;                  /* the other's */
-    bool still;                /* the other moved under STILL_SPEED across the ground over the
-                                  last step: its side may be one face of a notch (mover.c
-                                  contact_support); a moving one's is gone by the next step */
+    bool still;                /* the other stood still over the last step (under STILL_SPEED
+                                  across the ground, or HELD_SPEED off it): its side may be one
+                                  face of a notch (mover.c contact_support); a moving one's is
+                                  gone by the next step, and a slow climber's a little at a time */
 } gait__bound;
 
 /* The other characters one character's step keeps clear of (the mover's `bodies`). Gathered
