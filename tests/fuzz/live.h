@@ -109,10 +109,20 @@ static bool live_open_way(const gait_world *w, gait_vec3 feet, double yaw, doubl
                           double height, const gait_locomotion *n) {
     const gait_collider *col = gait_world_collider_const(w);
     double lift = n->step_height + 0.02, cos_walk = cos(n->max_walk_slope);
-    gait_vec3 p = {feet.x, feet.y + lift, feet.z};
-    gait_vec3 d = {sin(yaw) * LIVE_WALK_AHEAD, 0, cos(yaw) * LIVE_WALK_AHEAD};
     gait_filter none;
     memset(&none, 0, sizeof none);
+    /* the lift as the step-up takes it: up to a ceiling over the head (a plate 2 mm over a
+     * standing body's head, the ground rising under it: no way on standing, seed 1026429; a cast
+     * along the plate from above its underside moved "along" it and read the way free) */
+    {
+        gait_capsule cap = {{feet.x, feet.y + radius, feet.z},
+                            {feet.x, feet.y + height - radius, feet.z}, radius};
+        gait_hit hit;
+        if (gait_collider_capsule_sweep(col, &cap, (gait_vec3){0, lift, 0}, &none, &hit))
+            lift *= hit.fraction;
+    }
+    gait_vec3 p = {feet.x, feet.y + lift, feet.z};
+    gait_vec3 d = {sin(yaw) * LIVE_WALK_AHEAD, 0, cos(yaw) * LIVE_WALK_AHEAD};
     for (int leg = 0; leg < 2; leg++) {
         gait_capsule cap = {{p.x, p.y + radius, p.z}, {p.x, p.y + height - radius, p.z}, radius};
         gait_hit hit;
