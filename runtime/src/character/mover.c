@@ -1301,11 +1301,15 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
  * walking on again; else the feet stay. Returns the feet. */
 static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 p,
                               const gait_vec3 *ground, gait_move_result *r, bool *floor_met,
-                              bool *riser) {
+                              bool *riser, bool on_landmark) {
     double h;
     gait_vec3 tn, sn;
     if (!terrain_at(m, p.x, p.z, &h, &tn) || is_floor(m, tn) || h <= p.y - m->step_height)
         return p;
+    /* a walk along a landmark's floor over steep terrain within a step under it: the face lies
+     * under the floor, no wall (read as one, a run across a box's top standing in a bank stopped
+     * dead wherever the bank came within a step under its top: seed 1055365) */
+    if (on_landmark && h < p.y) return p;
     double rise = h - start.y;
     gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     /* going down the face: the way leans towards its foot, and the face lies at or below where
@@ -1389,7 +1393,9 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
-    bool on_terrain = terrain_at(m, start.x, start.z, &h0, NULL) && start.y == h0;
+    bool has_terrain = terrain_at(m, start.x, start.z, &h0, NULL);
+    bool on_terrain = has_terrain && start.y == h0;
+    bool on_landmark = has_terrain && start.y > h0; /* a floor over the terrain: a landmark's */
     if (si.wall) {
         gait_vec3 q;
         if (m->step_height > 0 && step_up(m, start, d, p, &si, &q)) {
@@ -1405,7 +1411,8 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     if (si.ceiling) r->ceiling = true;
 
     bool riser = false;
-    p = terrain_wall(m, start, d, p, on_plane ? &ground_normal : NULL, r, &floor_met, &riser);
+    p = terrain_wall(m, start, d, p, on_plane ? &ground_normal : NULL, r, &floor_met, &riser,
+                     on_landmark);
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
     /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
