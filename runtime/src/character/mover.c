@@ -1308,8 +1308,16 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
         return p;
     /* a walk along a landmark's floor over steep terrain within a step under it: the face lies
      * under the floor, no wall (read as one, a run across a box's top standing in a bank stopped
-     * dead wherever the bank came within a step under its top: seed 1055365) */
-    if (on_landmark && h < p.y) return p;
+     * dead wherever the bank came within a step under its top: seed 1055365). Only while the
+     * floor goes on under the feet: a walk off its edge meets the face as before (taken as no
+     * wall there too, a crouched walk stepped off a box's edge onto a steep bank a few
+     * centimetres under it, fell, landed back in the crouch: crouch <-> fall, seed 1013233) */
+    if (on_landmark && h < p.y) {
+        gait_hit fh;
+        if (sweep_geometry(m, p, v3(0, h - p.y, 0), &fh) && fh.landmark.index1 != 0 &&
+            is_floor(m, fh.normal))
+            return p;
+    }
     double rise = h - start.y;
     gait_vec3 nh = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     /* going down the face: the way leans towards its foot, and the face lies at or below where
