@@ -46,10 +46,10 @@
 #define PASS_CLOSING 0.1    /* m/s: closing faster than this, they turn it */
 #define STILL_SPEED 0.1     /* m/s across the ground under which another body stands still */
 #define HELD_SPEED 0.01     /* m/s under which one off the ground (on a wall, in water) is held
-                               still, as the stamina's resting climber is: one slower than a
-                               standing body's STILL_SPEED but moving, the side of a notch a body
-                               rests in, left it a few millimetres a step, and the body resting
-                               there fell and landed again every other step (seed 1048824) */
+                               still, as the stamina's resting climber is. A climber creeping at
+                               0.05 m/s, under STILL_SPEED, left the notch a body rested in by a
+                               few millimetres a step: the body fell and landed again every other
+                               step (seed 1048824) */
 #define MAX_CELLS 256       /* cells a gather looks into at most; wider, it reads every entry */
 #define DENSE_CELLS 8       /* cells per entry a dense grid may hold at most (its counting sort
                                clears every cell: 32 bytes an entry a step): a plaza with a few

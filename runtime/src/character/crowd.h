@@ -69,10 +69,10 @@ typedef struct gait__bound {
     gait_vec3 normal;          /* unit, from the other towards this one */
     double offset;             /* m */
     int slot;                  /* the other's */
-    bool still;                /* the other stood still over the last step (under STILL_SPEED
-                                  across the ground, or HELD_SPEED off it): its side may be one
-                                  face of a notch (mover.c contact_support); a moving one's is
-                                  gone by the next step, and a slow climber's a little at a time */
+    bool still;                /* the other's side stays put for the next step (crowd.c
+                                  other_stays): it may be one face of a notch (mover.c
+                                  contact_support); a moving one's is gone by the next step, and
+                                  a slow climber's a little at a time */
 } gait__bound;
 
 /* The other characters one character's step keeps clear of (the mover's `bodies`). Gathered
