@@ -45,6 +45,9 @@
                                    a bump's crest the walk crosses (crest_ahead) */
 #define FACE_ABOVE 0.002       /* m a steep face may stand above the plane a walk follows and
                                   still be gone down (rounding along a long cell's plane) */
+#define DROP_UNCAST 1e-3       /* m: a walk's feet dropping further than this from where its cast
+                                   along the ground's plane ended, down onto the terrain, pass
+                                   through space no cast looked at */
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define LIFT_TOUCH 1e-4        /* m: a lift onto the terrain ending this little into a landmark
                                   touches it; no lack of room (fly) */
@@ -1131,6 +1134,13 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     double h = -INFINITY;
     gait_vec3 tn = UP;
     bool has_t = terrain_at(m, p.x, p.z, &h, &tn);
+    /* the walk's cast followed the plane the feet stood on; where the terrain falls away under
+     * it (a crest, a bend), the drop down onto it may meet a landmark's top the cast passed over
+     * (a fence sunk in a bank, its top 7 cm up: the feet were put 5 cm inside it, and the
+     * push-out took the step back, seed 1059261). Only a floor met there is taken: a steep face
+     * beside the way (a crease along a leaning wall) was the cast's to meet, and it did not */
+    bool uncast = !landmarks && has_t && p.y > h + DROP_UNCAST;
+    if (uncast) landmarks = true;
     if (has_t && p.y < h) p.y = h;
 
     gait_hit hit;
@@ -1158,6 +1168,11 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         if (!lwalk && contact_support(m, at, tnear ? &tn : NULL, &sn)) {
             lwalk = true;
             ln = sn;
+        }
+        if (uncast && !lwalk) {
+            lhit = false;
+            ly = -INFINITY;
+            ln = UP;
         }
     }
     gait_vec3 sn;
