@@ -29,6 +29,8 @@
 #define CLIMB_OUT_CLEAR 0.01   /* m the lean out may go past it */
 #define CLIMB_OUT_HALVINGS 6   /* the lean's distance halved to 0.26 / 64, 4 mm */
 #define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
+#define OVER_TOP_ROOM 0.1      /* m on from the top a face over the step height keeps the climb */
+#define STEP_CLEAR 0.02        /* m over the step height the look for that face is cast */
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
@@ -379,6 +381,17 @@ static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, ga
     return hi;
 }
 
+/* Whether a face too steep to stand on and taller than the step stands within OVER_TOP_ROOM
+ * before the capsule at feet q, along fwd: a ray from the axis just over the step height meets
+ * it. Put on such a top, the body ran one step into the face and climbed again: run <-> climb
+ * on every riser of a flight too tall to step (the liveness fuzzer, seed 1060019). */
+static bool wall_past_top(const gait_mover *m, gait_vec3 q, gait_vec3 fwd, gait_hit *hit) {
+    gait_vec3 o = v3(q.x, q.y + m->step_height + STEP_CLEAR, q.z);
+    return gait__query_ray(m->collider, m->gather, o, v3_scale(fwd, m->radius + OVER_TOP_ROOM),
+                           &m->filter, hit) &&
+           !gait__mover_is_floor(m, hit->normal) && !gait__mover_is_ceiling(hit->normal);
+}
+
 /* Whether a slide met a surface facing down (the underside of something over the body). */
 static bool met_from_above(const gait__slide_info *si) {
     for (int k = 0; k < si->np; k++)
@@ -469,6 +482,14 @@ static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v
     if (v.y > 0 && gait__mover_sweep(m, q, v3(0, -reach, 0), &hit) && !hit.start_solid &&
         gait__mover_is_floor(m, hit.normal)) {
         q.y -= reach * hit.fraction;
+        gait_hit wall;
+        if (wall_past_top(m, q, fwd, &wall)) {
+            /* a top with no room for a step before the next face over the step height (a
+             * flight of risers too tall to step): the climb goes on up it, as over a band */
+            r->wall = true;
+            r->wall_normal = wall.normal;
+            return p;
+        }
         *over_top = true;
         r->grounded = true;
         r->ground_normal = hit.normal;
