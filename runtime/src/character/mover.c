@@ -1195,10 +1195,6 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         } else {
             r->steep = true;
             r->ground_normal = tn;
-            /* the slide starts on the bank: left where the cast along the last walkable plane
-             * ended, the feet were thrown up to 4.4 cm over it (a run along a 50 deg bank held
-             * by walkable triangles here and there: run <-> fall, seeds 1042436, 1027602) */
-            p.y = h;
         }
     } else if (isfinite(ly)) {
         r->ground_height = ly;
