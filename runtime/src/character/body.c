@@ -30,7 +30,6 @@
 #define CLIMB_OUT_HALVINGS 6   /* the lean's distance halved to 0.26 / 64, 4 mm */
 #define OVER_TOP_REACH 0.1     /* m past the radius a body that lost its wall looks over the edge */
 #define OVER_TOP_ROOM 0.1      /* m on from the top a face over the step height keeps the climb */
-#define STEP_CLEAR 0.02        /* m over the step height the look for that face is cast */
 #define OVER_TOP_DROP 0.1      /* m below the step height it looks down there for a floor */
 #define ON_TERRAIN_EPS 1e-6    /* m: feet this close above the terrain at a wall's foot are on it */
 #define CLIFF_TOP_RISE 1e-3    /* m a climb must rise to be over a cliff's top */
@@ -386,7 +385,7 @@ static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, ga
  * it. Put on such a top, the body ran one step into the face and climbed again: run <-> climb
  * on every riser of a flight too tall to step (the liveness fuzzer, seed 1060019). */
 static bool wall_past_top(const gait_mover *m, gait_vec3 q, gait_vec3 fwd, gait_hit *hit) {
-    gait_vec3 o = v3(q.x, q.y + m->step_height + STEP_CLEAR, q.z);
+    gait_vec3 o = v3(q.x, q.y + m->step_height + GAIT__STEP_RAY_LIFT, q.z);
     return gait__query_ray(m->collider, m->gather, o, v3_scale(fwd, m->radius + OVER_TOP_ROOM),
                            &m->filter, hit) &&
            !gait__mover_is_floor(m, hit->normal) && !gait__mover_is_ceiling(hit->normal);

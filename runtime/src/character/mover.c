@@ -51,7 +51,7 @@
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define LIFT_TOUCH 1e-4        /* m: a lift onto the terrain ending this little into a landmark
                                   touches it; no lack of room (fly) */
-#define STEP_RAY_LIFT 0.02     /* m above the step height the step's wall ray looks */
+#define STEP_RAY_LIFT GAIT__STEP_RAY_LIFT
 #define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
                                   move's look for landmarks, NEAR_SKIN) */
 #define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */

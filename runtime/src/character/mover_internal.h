@@ -10,6 +10,8 @@
 #include "gait/mover.h"
 
 #define GAIT__MOVER_MAX_PLANES 8
+#define GAIT__STEP_RAY_LIFT 0.02 /* m above the step height a ray looks for a face the step cannot
+                                   get over (the walk's step-up, the climb's top-out) */
 
 /* An upright capsule of radius r and height h (m) standing with its feet at feet. */
 static inline gait_capsule gait__upright_capsule(gait_vec3 feet, double r, double h) {
