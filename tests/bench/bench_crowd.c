@@ -18,9 +18,9 @@
  *            10 s, and a tenth was on the walls at any time, so their cost is the climb's.
  *
  *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
- *               [--only plaza|spread|plaza-walled]
+ *               [--only meadow|plaza|spread|plaza-walled]
  *
- * --only runs one crowd alone for S steps (for a profiler: under callgrind,
+ * --only runs the meadow (on one worker) or one crowd alone for S steps (for a profiler: under callgrind,
  * --toggle-collect=gait_world_step counts just the steps) and prints the simulation hash at the
  * end: a change meant to be faster only must leave it as it was.
  * Quick by default (120 timed steps a run, 3 runs; the plaza 300 steps); --full times 600 steps
@@ -490,7 +490,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
             fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] "
-                            "[--only plaza|spread|plaza-walled]\n");
+                            "[--only meadow|plaza|spread|plaza-walled]\n");
             return 2;
         }
     }
@@ -499,6 +499,26 @@ int main(int argc, char **argv) {
     if (chars < 1 || steps < 1 || reps < 1 || reps > 16 || crowd_steps < 1) {
         fprintf(stderr, "bench_crowd: chars, steps, crowd steps >= 1, reps in 1..16\n");
         return 2;
+    }
+    if (only && !strcmp(only, "meadow")) { /* the meadow alone on one worker, for a profiler */
+        meadow_scene s;
+        char err[256];
+        memset(&s, 0, sizeof s);
+        gait_world *w = NULL;
+        gait_character_id *ids = malloc(sizeof *ids * (size_t)chars);
+        if (!ids || meadow_generate(&s, chars, err, sizeof err) || meadow_world(&s, 1, &w)) {
+            fprintf(stderr, "bench_crowd: no meadow world\n");
+            free(ids);
+            return 1;
+        }
+        uint64_t h;
+        double cpu, us = meadow_run(w, &s, ids, 30, steps, &h, &cpu);
+        printf("meadow %d characters, contact off, 1 worker, alone: %.3f us per character-step (the "
+               "feet's hash at the end %016llx)\n", chars, us, (unsigned long long)h);
+        gait_world_destroy(w);
+        meadow_free(&s);
+        free(ids);
+        return 0;
     }
     if (only) { /* one crowd alone, for a profiler: callgrind --toggle-collect=gait_world_step */
         int kind = 0;
