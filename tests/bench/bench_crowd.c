@@ -12,10 +12,11 @@
  *            the plaza's edge, as a town square's crowd does; against the same 1,000 spread over
  *            190 m (6 m apart, held the same way at their own edge), on one thread: the plaza's
  *            cost over the spread's, and the deepest any two capsules overlapped in the plaza
- *            over the run. Beside it the plaza inside 2 m walls 0.5 m past its edge: the walls'
- *            share, apart from the crowding's. Walls 2 m high hold no crowd here (every face too
- *            steep to walk is climbed): a quarter of a crowd held by walls alone climbed out in
- *            10 s, and a tenth was on the walls at any time, so their cost is the climb's.
+ *            over the run. Beside it the plaza inside 2 m walls at its edge (0.5 m past its outer
+ *            ring as it starts): the walls' share, apart from the crowding's. Walls 2 m high hold
+ *            no crowd here (every face too steep to walk is climbed): a quarter of a crowd held
+ *            by walls alone climbed out in 10 s, and a tenth was on the walls or vaulting at the
+ *            end: their cost is the climb's.
  *
  *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
  *               [--only meadow|plaza|spread|plaza-walled]
@@ -269,8 +270,8 @@ static void bench_meadow(int n, int steps, int reps) {
 #define CROWD_N 1000
 #define PLAZA 32.0   /* m across, inside its walls */
 
-/* How a crowd stands: packed in the plaza, spread out, or packed in the plaza inside walls 0.5 m
- * past its edge. Every crowd is held by its steering at the edge of its own square (edge()). */
+/* How a crowd stands: packed in the plaza, spread out, or packed in the plaza inside walls at its
+ * edge. Every crowd is held by its steering at the edge of its own square (edge()). */
 typedef enum crowd_kind { CROWD_PLAZA, CROWD_SPREAD, CROWD_PLAZA_WALLED } crowd_kind;
 static const char *const crowd_names[] = {"plaza", "spread", "plaza-walled"};
 #define SPREAD_SPACING 6.0 /* m between neighbours spread out (the plaza's: 1 m) */
@@ -462,7 +463,7 @@ static void bench_crowd(int steps, int reps, int watch_steps) {
            "(median of %d), plaza / spread %.2f; spread with contact off %.3f\n", CROWD_N,
            median(plaza, reps), median(spread, reps), reps, median(plaza, reps) / median(spread, reps),
            median(off, reps));
-    printf("crowd of %d in the plaza inside 2 m walls 0.5 m past its edge: %.3f us per character-step "
+    printf("crowd of %d in the plaza inside 2 m walls at its edge: %.3f us per character-step "
            "(%d on the walls at the end of the last run), over the open plaza's %.2f\n", CROWD_N,
            median(walled, reps), on_wall, median(walled, reps) / median(plaza, reps));
     double t0 = now_s();
