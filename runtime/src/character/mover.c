@@ -51,7 +51,6 @@
 #define LIFT_EPS 1e-9          /* m: less is no lift, no run */
 #define LIFT_TOUCH 1e-4        /* m: a lift onto the terrain ending this little into a landmark
                                   touches it; no lack of room (fly) */
-#define STEP_RAY_LIFT GAIT__STEP_RAY_LIFT
 #define SUPPORT_MARGIN 0.03    /* m beyond the bottom sphere support is looked for (within the
                                   move's look for landmarks, NEAR_SKIN) */
 #define SUPPORT_MIN_UP 0.1     /* a contact's normal must rise this much to bear weight */
@@ -547,9 +546,9 @@ static bool riser_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point,
     double run = rise * n.y / nh + RISER_PAST; /* m along the ground it takes (rise / tan) */
     for (int k = 1; k <= RISER_SAMPLES; k++) {
         gait_vec3 o = v3_mad(point, uphill, run * k / RISER_SAMPLES);
-        o.y = top + STEP_RAY_LIFT;
+        o.y = top + GAIT__STEP_RAY_LIFT;
         gait_hit hit;
-        if (q_ray(m, o, v3(0, -(top + STEP_RAY_LIFT - point.y), 0), &m->filter, &hit) &&
+        if (q_ray(m, o, v3(0, -(top + GAIT__STEP_RAY_LIFT - point.y), 0), &m->filter, &hit) &&
             is_floor(m, hit.normal) && hit.point.y <= top)
             return true;
     }
@@ -1232,8 +1231,8 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
  * sliding along walls that all go on above the step pays one ray a wall, not the step's casts. */
 static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
                             const gait__slide_info *si) {
-    gait_vec3 o = v3(start.x, start.y + m->step_height + STEP_RAY_LIFT, start.z);
-    double reach = m->radius + v3_len(d) + STEP_RAY_LIFT;
+    gait_vec3 o = v3(start.x, start.y + m->step_height + GAIT__STEP_RAY_LIFT, start.z);
+    double reach = m->radius + v3_len(d) + GAIT__STEP_RAY_LIFT;
     for (int k = 0; k < si->np; k++) {
         gait_vec3 n = si->planes[k];
         if (is_floor(m, n) || is_ceiling(n)) continue;
