@@ -227,8 +227,14 @@ static gait_state gate_air(const gait_phase *ph, const gait_gate_input *in, cons
         if (pressed(in, GAIT_BUTTON_JUMP) || !stamina_left(in)) return GAIT_STATE_FALL;
         return s;
     }
-    case GAIT_STATE_PLUNGE:
-        return landed(in, c, n, s);
+    case GAIT_STATE_PLUNGE: {
+        gait_state l = landed(in, c, n, s);
+        if (l != s) return l;
+        /* the dive met ground too steep to stand on: it is over, and the body slides off as a
+         * fall (the glide's rule) */
+        if (c->steep) return GAIT_STATE_FALL;
+        return s;
+    }
     default:
         return s;
     }
@@ -309,7 +315,7 @@ bool gait_locomotion_is_edge(gait_state from, gait_state to) {
         return foot_rest_to || to == GAIT_STATE_PLUNGE || to == GAIT_STATE_FALL ||
                to == GAIT_STATE_CLIMB || to == GAIT_STATE_SWIM;
     case GAIT_STATE_PLUNGE:
-        return foot_rest_to || to == GAIT_STATE_SWIM;
+        return foot_rest_to || to == GAIT_STATE_SWIM || to == GAIT_STATE_FALL;
     case GAIT_STATE_CLIMB:
         return foot_rest_to || to == GAIT_STATE_CLIMB_JUMP || to == GAIT_STATE_FALL ||
                to == GAIT_STATE_TRAVERSE;
