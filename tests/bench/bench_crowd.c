@@ -19,7 +19,7 @@
  *            end: their cost is the climb's.
  *
  *   bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C]
- *               [--only meadow|plaza|spread|plaza-walled]
+ *               [--only create|meadow|plaza|spread|plaza-walled]
  *
  * --only runs the meadow (on one worker) or one crowd alone for S steps (for a profiler: under callgrind,
  * --toggle-collect=gait_world_step counts just the steps) and prints the simulation hash at the
@@ -481,17 +481,18 @@ static void bench_crowd(int steps, int reps, int watch_steps) {
 int main(int argc, char **argv) {
     bool full = false;
     int chars = 10000, steps = 0, reps = 3, crowd_steps = 0;
+    bool chars_given = false;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full")) full = true;
-        else if (!strcmp(argv[i], "--chars") && i + 1 < argc) chars = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--chars") && i + 1 < argc) chars = atoi(argv[++i]), chars_given = true;
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--crowd-steps") && i + 1 < argc) crowd_steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
             fprintf(stderr, "usage: bench_crowd [--full] [--chars N] [--steps S] [--reps R] [--crowd-steps C] "
-                            "[--only meadow|plaza|spread|plaza-walled]\n");
+                            "[--only create|meadow|plaza|spread|plaza-walled]\n");
             return 2;
         }
     }
@@ -500,6 +501,10 @@ int main(int argc, char **argv) {
     if (chars < 1 || steps < 1 || reps < 1 || reps > 16 || crowd_steps < 1) {
         fprintf(stderr, "bench_crowd: chars, steps, crowd steps >= 1, reps in 1..16\n");
         return 2;
+    }
+    if (only && !strcmp(only, "create")) { /* the creates alone, for a profiler */
+        bench_create(chars_given ? chars : 100000, reps);
+        return 0;
     }
     if (only && !strcmp(only, "meadow")) { /* the meadow alone on one worker, for a profiler */
         meadow_scene s;
