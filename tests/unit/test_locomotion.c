@@ -83,7 +83,9 @@ static const gate_case cases[] = {
     {"glide_to_swim", S(GLIDE), 1, WATER_DEEP, .want = S(SWIM)},
     {"glide_to_fall_on_steep_ground", S(GLIDE), 1, AIR_LOW, .wall_only = true, .steep = true, .want = S(FALL)},
     {"glide_to_climb_beats_steep_ground", S(GLIDE), 1, AIR_LOW, .wall_ahead = true, .steep = true, .want = S(CLIMB)},
-    {"plunge_stays_on_steep_ground", S(PLUNGE), 1, AIR_LOW, .wall_only = true, .steep = true, .want = S(PLUNGE)},
+    /* resting on ground too steep to stand on, the dive is over: the fall slides off (a plunge
+     * restarting straight down each step hung on a bank under a box: seed 1018773) */
+    {"plunge_to_fall_on_steep_ground", S(PLUNGE), 1, AIR_LOW, .wall_only = true, .steep = true, .want = S(FALL)},
     /* plunge */
     {"plunge_stays", S(PLUNGE), 0.5, AIR_HIGH, .want = S(PLUNGE)},
     {"plunge_to_onfoot_lands", S(PLUNGE), 0.5, GROUND, .want = S(IDLE)},

@@ -667,14 +667,24 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
  * come to rest on it reads no contact through the bare radius, and the plane turns with the two
  * bodies' velocities (a pass), so a body that stops reads another plane than the one it fell
  * against. */
+#define HELD_MOVE 1e-4 /* m: a body whose feet moved less than this in its step has not moved */
+
 static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
     gait_mover_bodies *bs = m->bodies;
     if (!bs) return;
     gait__bodies_cover(bs, feet, v3(0, 0, 0), m->height);
     const gait__crowd *crowd = bs->crowd;
     double y0 = feet.y + m->radius, y1 = feet.y + m->height - m->radius;
+    /* A body that has not moved this step (at rest, or held where it is) reads the sides of the
+     * moving ones too: one crouched in a funnel and jostled, or sliding down a bank a few
+     * millimetres a step, still holds a body resting against it, and read as no face it let
+     * that body fall a step where it was held fast and land again, idle <-> fall with the feet
+     * never moving (the liveness fuzzer, seeds 1061154, 1081843). A body on the move still
+     * reads only the still ones (seed 902549 above) */
+    gait_vec3 moved = v3_sub(feet, bs->origin);
+    bool held = v3_len2(moved) < HELD_MOVE * HELD_MOVE;
     for (int k = 0; k < bs->count; k++) {
-        if (!bs->bounds[k].still) continue;
+        if (!bs->bounds[k].still && !held) continue;
         const gait__crowd_entry *o = &crowd->entries[crowd->entry_of_slot[bs->bounds[k].slot]];
         gait_vec3 d = gait__crowd_apart(feet.x, y0, y1, feet.z, o);
         double dist = v3_len(d);
