@@ -72,6 +72,30 @@ static bool water_over(const gait_collider *col, gait_vec3 feet, double radius, 
     return true;
 }
 
+/* The floor a body in the water stands on: the lowest of the landmark floor under its feet (at
+ * floor_y) and the floors under the points a radius out along the axes (a landmark's, or the
+ * terrain's where none is higher). It leaves the water with its whole footprint on shallow
+ * ground, as it leaves a water region's side: a fence's top 1.05 m under the surface, 0.1-0.3 m
+ * wide in water 1.3 m deep, took a swimmer's stroke onto its feet and the next step off it back
+ * into the swim, run <-> swim each time the stick turned (the liveness fuzzer, seed 1007112). */
+static double footprint_floor(const gait_mover *m, gait_vec3 feet, double floor_y) {
+    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    double lowest = floor_y;
+    for (int k = 0; k < 4; k++) {
+        double x = feet.x + dirs[k][0] * m->radius, z = feet.z + dirs[k][1] * m->radius, h;
+        double floor = gait_terrain_sample(m->collider, x, z, &h, NULL) ? h : -INFINITY;
+        if (floor >= lowest) continue;
+        /* down from a little over the feet to the lowest floor found so far */
+        double top = feet.y + PROBE_LIFT, reach = top - (isfinite(floor) ? floor : lowest - 1.0);
+        gait_hit hit;
+        if (reach > 0 && gait__query_ray(m->collider, m->gather, v3(x, top, z), v3(0, -reach, 0),
+                                         &m->filter, &hit) && hit.normal.y > 0)
+            floor = fmax(floor, hit.point.y);
+        if (floor < lowest) lowest = floor;
+    }
+    return lowest;
+}
+
 void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_move_result *r,
                          bool wall_ahead, bool over_top, gait__ground_probe probe) {
     gait_contact *c = &ch->contact;
@@ -86,7 +110,11 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
         /* the water stands on whichever is higher under the body: the terrain, or a landmark's
          * floor (a platform under the surface is waded onto as a shelving shore is; one above
          * it is dry) */
-        if (landmark_y > surface - depth) depth = surface - landmark_y;
+        if (landmark_y > surface - depth) {
+            double floor = gait_state_in_water(ch->phase.state)
+                               ? footprint_floor(m, ch->position, landmark_y) : landmark_y;
+            if (floor > surface - depth) depth = surface - floor;
+        }
         c->water_depth = depth > 0 ? depth : 0;
         c->submersion = depth > 0 ? surface - ch->position.y : 0;
     } else {
