@@ -556,7 +556,18 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
     sweep_best b = {0};
     gait_vec3 u = v3_sub(q, p);
     bool seg = v3_len2(u) > TINY2;
-    for (int k = 0; k < (seg ? 2 : 1); k++) {
+    /* An upright capsule swept straight up or down (the ground's cast down, a lift's cast up)
+     * moves along its own axis: clear of the triangle at the start, it first touches it with
+     * its leading end's sphere — the trailing sphere passes only where the leading one has been,
+     * and the side keeps its distance from everything beside it (its edge and vertex tests below
+     * find nothing for a motion along the axis). Only the leading end is tested. */
+    int k0 = 0, k1 = seg ? 2 : 1;
+    bool along = seg && d.x == 0 && d.z == 0 && u.x == 0 && u.z == 0 && d.y != 0;
+    if (along) {
+        if (d.y * u.y < 0) k1 = 1; /* moving from q towards p: p leads */
+        else k0 = 1;
+    }
+    for (int k = k0; k < k1; k++) {
         gait_vec3 e = k ? q : p;
         double se = k ? dq : dp, tt, s;
         box3 path; /* the end sphere's path, grown by r */
@@ -586,7 +597,7 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
             }
         }
     }
-    if (seg && !face_first) {
+    if (seg && !face_first && !along) {
         gait_vec3 nd = v3_neg(d);
         /* the capsule's box at its start (grown by r), and over its whole motion */
         box3 cap0, swept;
