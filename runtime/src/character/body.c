@@ -892,7 +892,8 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
      * before) */
     double cos_limit = gait__cos(&ch->walk_slope_trig, num->max_walk_slope);
     double slope = num->max_walk_slope, cos_slope = cos_limit;
-    if (gait_state_on_foot(ch->phase.state) && ch->body.on_ground && num->walk_slope_hysteresis > 0) {
+    bool standing = gait_state_on_foot(ch->phase.state) && ch->body.on_ground;
+    if (standing && num->walk_slope_hysteresis > 0) {
         slope = fmin(slope + num->walk_slope_hysteresis, STAND_SLOPE_MAX);
         cos_slope = gait__cos(&ch->stand_slope_trig, slope);
     }
@@ -900,6 +901,7 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
                          gait__crouch_capsule_height(&ch->crouch, ch->phase.state, num), num->step_height,
                          slope, cos_slope);
     m.cos_steep = cos_limit;
+    if (standing) m.support_hold = m.step_height; /* footing kept on a patchy bank (mover.c) */
     m.gather = gather;
     m.bodies = bodies;
     gait__body *b = &ch->body;

@@ -767,9 +767,9 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
  * still rest on the walkable cell beside it, a centimetre or two away on a diagonal that sample
  * points around the feet step over. Asked alike by the walk's ground finder and the fall's
  * landing, so the two agree on where the body stands. Writes the most level such normal. */
-static bool terrain_rest(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
+static bool terrain_rest(const gait_mover *m, gait_vec3 feet, double margin, gait_vec3 *n_out) {
     gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
-    gait_capsule s = {c, c, m->radius + SUPPORT_MARGIN};
+    gait_capsule s = {c, c, m->radius + margin};
     gait_filter f = m->filter;
     f.skip_terrain = false;
     f.skip_landmarks = true;
@@ -789,7 +789,7 @@ static bool terrain_rest(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) 
  * on walkable terrain beside (terrain_rest, terrain_around), or in a notch or funnel of the
  * height function's faces. */
 static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
-    if (terrain_rest(m, feet, n_out)) return true;
+    if (terrain_rest(m, feet, SUPPORT_MARGIN, n_out)) return true;
     steep_set steep;
     steep.count = 0;
     if (terrain_around(m, feet, tn, &steep, n_out)) return true;
@@ -1129,6 +1129,7 @@ void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double r
     m->step_height = step_height;
     m->cos_walkable = cos_walkable;
     m->cos_steep = cos_walkable;
+    m->support_hold = SUPPORT_MARGIN;
     m->filter.skip_terrain = true;
     m->filter.walkable_slope = max_walk_slope;
 }
@@ -1194,7 +1195,17 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
         /* or the walk went onto a riser within the step there (riser: terrain_wall found its
          * top), as onto a landmark's: it rides up the face */
-        bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
+        /* A body standing as its step began keeps its footing on such a cell while walkable
+         * terrain lies within support_hold (the snap distance) of its bottom sphere and its
+         * feet are on the cell (within SUPPORT_MARGIN of it: not carried off the bank by the
+         * walkable plane it walked along, not run down a steep face below it). On a bank whose
+         * height-function cells mix 57 deg triangles with walkable ones the walk read the steep
+         * cell under the axis, fell 1-6 steps 1-9 cm over the bank and landed on the next
+         * walkable triangle, walk <-> fall (the liveness fuzzer, seeds 1027602, 1042436 and the
+         * 1018478, 1019253, 1028303, 1036923 a fall started on the bank gave instead) */
+        bool held = m->support_hold > SUPPORT_MARGIN && p.y - h <= SUPPORT_MARGIN &&
+                    terrain_rest(m, at, m->support_hold, &sn);
+        bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear || held ||
                        contact_support(m, at, &tn, &sn);
         if (!support && riser) sn = UP;
         if (support || riser) {
