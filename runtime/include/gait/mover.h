@@ -55,12 +55,6 @@ typedef struct gait_mover {
                                     on it (a standing body's walk: gait_locomotion's
                                     walk_slope_hysteresis); gait_mover_init sets it equal to
                                     cos_walkable */
-    double support_hold;         /* m: how far past its bottom sphere a standing body's walk
-                                    still finds walkable terrain to stand on where the cell under
-                                    its feet is too steep and the feet are on that cell (a bank
-                                    of steep and walkable triangles); gait_mover_init sets it to
-                                    the 3 cm a landing reads, the world to the step height for a
-                                    body standing as its step begins */
     gait_filter filter;          /* landmark queries (skip_terrain set: the terrain is read
                                     through its height function) */
     bool latch;                  /* contacts with latch_landmark inside the latch box are not
@@ -80,6 +74,12 @@ typedef struct gait_mover {
                                     (the world sets it while a character steps): its casts stop
                                     at them and its push-out leaves them, but they are never
                                     ground, wall or ceiling to the move's result */
+    double support_hold;         /* m: how far past its bottom sphere a standing body's walk
+                                    still finds walkable terrain to stand on where the cell under
+                                    its feet is too steep and the feet are on that cell (a bank
+                                    of steep and walkable triangles); gait_mover_init sets it to
+                                    the 3 cm a landing reads, the world to the step height for a
+                                    body standing as its step begins */
 } gait_mover;
 
 /* What a move found. */
