@@ -661,14 +661,14 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
     return false;
 }
 
+#define HELD_MOVE 1e-4 /* m: a body whose feet moved less than this in its step has not moved */
+
 /* The sides of other characters standing still that the capsule at feet comes within
  * SUPPORT_MARGIN of, read from their own capsules as the step began (the crowd's picture), added
  * to s as faces of a notch. Not their half-spaces: a cast stops BODY_SKIN short of one, so a body
  * come to rest on it reads no contact through the bare radius, and the plane turns with the two
  * bodies' velocities (a pass), so a body that stops reads another plane than the one it fell
  * against. */
-#define HELD_MOVE 1e-4 /* m: a body whose feet moved less than this in its step has not moved */
-
 static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
     gait_mover_bodies *bs = m->bodies;
     if (!bs) return;
@@ -794,6 +794,19 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
     steep.count = 0;
     if (terrain_around(m, feet, tn, &steep, n_out)) return true;
     return steep_pair(m, &steep, n_out);
+}
+
+/* A body standing as its step began keeps its footing on a terrain cell too steep to stand on
+ * while walkable terrain lies within support_hold (the snap distance) of its bottom sphere and
+ * its feet are on the cell (`above` it by at most SUPPORT_MARGIN: not carried off the bank by the
+ * walkable plane it walked along, not run down a steep face below it). On a bank whose
+ * height-function cells mix 57 deg triangles with walkable ones the walk read the steep cell under
+ * the axis, fell 1-6 steps 1-9 cm over the bank and landed on the next walkable triangle, walk <->
+ * fall (the liveness fuzzer, seeds 1027602, 1042436, and 1018478, 1019253, 1028303, 1036923 when
+ * the fall was started on the bank instead). A landing keeps the 3 cm. */
+static bool keeps_footing(const gait_mover *m, gait_vec3 at, double above, gait_vec3 *n_out) {
+    return m->support_hold > SUPPORT_MARGIN && above <= SUPPORT_MARGIN &&
+           terrain_rest(m, at, m->support_hold, n_out);
 }
 
 /* Whether the terrain too steep to stand on under `feet` (normal tn) is a riser within the step
@@ -1188,25 +1201,16 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
     gait_vec3 sn;
     if (has_t && h >= p.y - reach && h >= ly) {
         r->ground_height = h;
-        /* too steep there, the feet may still stand: walkable terrain beside (terrain_support),
-         * a landmark's walkable face or edge the sweep met within SUPPORT_MARGIN below, or a
-         * landmark's floor among the contacts */
+        /* too steep there, the feet may still stand: walkable terrain beside (terrain_support;
+         * for a body standing, within the step height: keeps_footing), a landmark's walkable
+         * face or edge the sweep met within SUPPORT_MARGIN below, or a landmark's floor among
+         * the contacts */
         gait_vec3 at = v3(p.x, h, p.z);
         bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
+        bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
+                       keeps_footing(m, at, p.y - h, &sn) || contact_support(m, at, &tn, &sn);
         /* or the walk went onto a riser within the step there (riser: terrain_wall found its
          * top), as onto a landmark's: it rides up the face */
-        /* A body standing as its step began keeps its footing on such a cell while walkable
-         * terrain lies within support_hold (the snap distance) of its bottom sphere and its
-         * feet are on the cell (within SUPPORT_MARGIN of it: not carried off the bank by the
-         * walkable plane it walked along, not run down a steep face below it). On a bank whose
-         * height-function cells mix 57 deg triangles with walkable ones the walk read the steep
-         * cell under the axis, fell 1-6 steps 1-9 cm over the bank and landed on the next
-         * walkable triangle, walk <-> fall (the liveness fuzzer, seeds 1027602, 1042436 and the
-         * 1018478, 1019253, 1028303, 1036923 a fall started on the bank gave instead) */
-        bool held = m->support_hold > SUPPORT_MARGIN && p.y - h <= SUPPORT_MARGIN &&
-                    terrain_rest(m, at, m->support_hold, &sn);
-        bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear || held ||
-                       contact_support(m, at, &tn, &sn);
         if (!support && riser) sn = UP;
         if (support || riser) {
             r->grounded = true;
