@@ -85,7 +85,8 @@ static double footprint_floor(const gait_mover *m, gait_vec3 feet, double floor_
         double x = feet.x + dirs[k][0] * m->radius, z = feet.z + dirs[k][1] * m->radius, h;
         double floor = gait_terrain_sample(m->collider, x, z, &h, NULL) ? h : -INFINITY;
         if (floor >= lowest) continue;
-        /* down from a little over the feet to the lowest floor found so far */
+        /* down from a little over the feet to the terrain there (off the terrain: to a metre
+         * under the lowest floor found so far) */
         double top = feet.y + PROBE_LIFT, reach = top - (isfinite(floor) ? floor : lowest - 1.0);
         gait_hit hit;
         if (reach > 0 && gait__query_ray(m->collider, m->gather, v3(x, top, z), v3(0, -reach, 0),
