@@ -43,6 +43,9 @@ static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__gro
     return best < 0 ? 0 : best;
 }
 
+/* A body's footprint: its feet and the points a radius out along these axes. */
+static const double FOOTPRINT[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+
 /* The water over the body at feet. A body in the water (swimming, dashing, drowning) is in it
  * while any of its footprint is — the points a radius out along the axes too, taking the highest
  * surface met, its depth over the ground under the feet — so the side of a water region standing
@@ -53,11 +56,11 @@ static bool water_over(const gait_collider *col, gait_vec3 feet, double radius, 
                        double *surface, double *depth) {
     bool wet = gait_water_at(col, feet.x, feet.z, surface, depth);
     if (!in_water) return wet;
-    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     double best = wet ? *surface : -INFINITY;
     for (int k = 0; k < 4; k++) {
         double s;
-        if (gait_water_at(col, feet.x + dirs[k][0] * radius, feet.z + dirs[k][1] * radius, &s, NULL) &&
+        if (gait_water_at(col, feet.x + FOOTPRINT[k][0] * radius,
+                          feet.z + FOOTPRINT[k][1] * radius, &s, NULL) &&
             s > best)
             best = s;
     }
@@ -79,10 +82,9 @@ static bool water_over(const gait_collider *col, gait_vec3 feet, double radius, 
  * wide in water 1.3 m deep, took a swimmer's stroke onto its feet and the next step off it back
  * into the swim, run <-> swim each time the stick turned (the liveness fuzzer, seed 1007112). */
 static double footprint_floor(const gait_mover *m, gait_vec3 feet, double floor_y) {
-    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     double lowest = floor_y;
     for (int k = 0; k < 4; k++) {
-        double x = feet.x + dirs[k][0] * m->radius, z = feet.z + dirs[k][1] * m->radius, h;
+        double x = feet.x + FOOTPRINT[k][0] * m->radius, z = feet.z + FOOTPRINT[k][1] * m->radius, h;
         double floor = gait_terrain_sample(m->collider, x, z, &h, NULL) ? h : -INFINITY;
         if (floor >= lowest) continue;
         /* down from a little over the feet to the terrain there (off the terrain: to a metre
