@@ -1326,6 +1326,42 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
     return false;
 }
 
+#define FOOT_SAMPLES 4 /* points down a face looked at for the walkable ground at its foot */
+
+/* A walk refused on a face too steep to stand on, by feet standing on it (held there by walkable
+ * ground a sample beside them: terrain_around), goes on along the face and down it to that ground
+ * at its foot, within the capsule's radius downhill and the step height down, where the feet
+ * stand again. A runner stepped onto such a face beside its foot stood there for good with the
+ * stick along the bank: the way along it rose a hair and was a wall, the contour's end had no
+ * walkable ground beside it, and the feet stayed (the liveness fuzzer, seed 1034239). The body
+ * stays on its feet (no fall across the few centimetres down, no run <-> fall); landmarks in the
+ * way stop it as any walk's slide does. `along` is where the slide along the face's contour
+ * ended. */
+static bool face_foot(const gait_mover *m, gait_vec3 start, gait_vec3 along, gait_move_result *r,
+                      gait_vec3 *out) {
+    double h0, h;
+    gait_vec3 tn0, n;
+    if (!terrain_at(m, start.x, start.z, &h0, &tn0) || start.y != h0 || is_floor(m, tn0))
+        return false;
+    gait_vec3 down = horizontal(tn0); /* a slope's normal leans downhill */
+    double len = v3_len(down);
+    if (len < 1e-6) return false;
+    down = v3_scale(down, 1.0 / len);
+    for (int k = 1; k <= FOOT_SAMPLES; k++) {
+        gait_vec3 q = v3_mad(v3(along.x, start.y, along.z), down, m->radius * k / FOOT_SAMPLES);
+        if (!terrain_at(m, q.x, q.z, &h, &n) || !is_floor(m, n)) continue;
+        if (h > start.y || h < start.y - m->step_height) return false;
+        gait__slide_info si;
+        gait_vec3 to = v3_sub(q, start);
+        gait_vec3 got = slide(m, start, to, SLIDE_FLATTEN, NULL, &si);
+        if (si.solid) r->touched = true;
+        if (v3_len2(horizontal(v3_sub(got, q))) > LIFT_EPS * LIFT_EPS) return false;
+        *out = got;
+        return true;
+    }
+    return false;
+}
+
 /* The terrain as a wall: a rise steeper than walkable stops the feet (docs/behaviour.md,
  * "The body"). The walk from start by d ended at p over a too-steep cell. It goes on when it goes
  * down the face (the body leaves the ground and slides, or crosses a crest: the face drops below
@@ -1401,6 +1437,8 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
         (is_floor(m, tn2) || (h2 - start.y <= TERRAIN_RISE_PER_RUN * run2 &&
                               terrain_support(m, v3(p2.x, h2, p2.z), tn2, &sn))))
         return p2;
+    gait_vec3 q;
+    if (face_foot(m, start, p2, r, &q)) return q;
     return start;
 }
 
