@@ -1351,6 +1351,11 @@ static bool face_foot(const gait_mover *m, gait_vec3 start, gait_vec3 along, gai
         gait_vec3 q = v3_mad(v3(along.x, start.y, along.z), down, m->radius * k / FOOT_SAMPLES);
         if (!terrain_at(m, q.x, q.z, &h, &n) || !is_floor(m, n)) continue;
         if (h > start.y || h < start.y - m->step_height) return false;
+        /* not into water over the step height: a body that stood up on a bank out of the
+         * water went down it into the swim and swam back up onto it, run <-> swim */
+        double surface;
+        if (gait_water_at(m->collider, q.x, q.z, &surface, NULL) && surface - h > m->step_height)
+            return false;
         gait__slide_info si;
         gait_vec3 to = v3_sub(q, start);
         gait_vec3 got = slide(m, start, to, SLIDE_FLATTEN, NULL, &si);
