@@ -187,6 +187,17 @@ static inline bool separated(const edge_planes *ep, gait_vec3 p, gait_vec3 q, ga
     return false;
 }
 
+/* m: a point of the plane this far inside every edge's line is inside the triangle past any
+ * rounding of the kernels (a contact there moves by ~gap^2 / 2r before an edge could be met) */
+#define FACE_INSIDE_GAP 1e-4
+
+/* Whether x (in the triangle's plane) lies inside every edge's line by more than gap. */
+static inline bool inside_by(const edge_planes *ep, gait_vec3 x, double gap) {
+    for (int i = 0; i < 3; i++)
+        if (v3_dot(ep->m[i], x) - ep->o[i] > -gap) return false;
+    return true;
+}
+
 /* Whether the segment p-q (not moving), at least h off the triangle's plane along its whole
  * length, lies beyond one edge's line by s > 0 with s^2 + h^2 beyond (r + the gap)^2: every
  * point of the triangle is then further than r (its distance is at least sqrt(s^2 + h^2): s
@@ -529,6 +540,22 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
 
 /* The sweep past its plane test and the approach: dp, dq, dn the ends' distances to the plane and
  * the motion along its normal; ep the edge planes (pruning only, else NULL). */
+#define SIDE_GAP 1e-9 /* m past the side's heights a vertex must lie to be left out (rounding) */
+
+/* Whether an upright capsule's side (its cylinder between the end spheres' centres, p-q along
+ * u) can meet no part of the triangle over a move by d, by height alone: the side touches a
+ * point only along a level line (the axis is upright, so the contact normal is level), at a
+ * height between the centres' then, and the triangle lies wholly below the lower centre's
+ * lowest or above the upper centre's highest. A walk's slide over a mesh floor meets its
+ * triangles under the bottom sphere, never with its side. */
+static inline bool beside_side(gait_vec3 p, gait_vec3 q, gait_vec3 d, gait_vec3 u, const gait__tri *t) {
+    if (u.x != 0 || u.z != 0) return false;
+    double lo = dmin(p.y, q.y) + dmin(0, d.y) - SIDE_GAP, hi = dmax(p.y, q.y) + dmax(0, d.y) + SIDE_GAP;
+    double vlo = dmin(t->v[0].y, dmin(t->v[1].y, t->v[2].y));
+    double vhi = dmax(t->v[0].y, dmax(t->v[1].y, t->v[2].y));
+    return vhi < lo || vlo > hi;
+}
+
 static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
                            gait__tri_hit *out, bool prune, const edge_planes *ep, double dp,
                            double dq, double dn, bool face_first) {
@@ -573,6 +600,7 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
         box3 path; /* the end sphere's path, grown by r */
         if (prune) path = seg_box(e, v3_add(e, d), r);
         /* the end sphere against the face, from the side it starts on */
+        bool face_in = false;
         if (dn != 0 && fabs(se) >= r * (1 - 1e-12)) {
             double side = se >= 0 ? 1 : -1;
             if (side * dn < 0) {
@@ -580,11 +608,17 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
                 if (tt < 0) tt = 0;
                 if (tt <= 1) {
                     gait_vec3 x = v3_mad(v3_mad(e, d, tt), n, -side * r);
-                    if (inside_tri(x, t)) offer(&b, t, d, tt, x, v3_scale(n, side), GAIT__FEAT_FACE);
+                    if (inside_tri(x, t)) {
+                        offer(&b, t, d, tt, x, v3_scale(n, side), GAIT__FEAT_FACE);
+                        face_in = ep && b.found && b.t == tt && inside_by(ep, x, FACE_INSIDE_GAP);
+                    }
                 }
             }
         }
-        for (int i = 0; i < 3 && !face_first; i++) {
+        /* the sphere meets the face's plane first at x: with x inside the triangle (by
+         * FACE_INSIDE_GAP, far past the kernels' rounding), no edge or vertex of it is met by
+         * this end before then */
+        for (int i = 0; i < 3 && !face_first && !face_in; i++) {
             gait_vec3 v0 = t->v[i], v1 = t->v[NEXT[i]];
             if (!(prune && apart(&path, &ebox[i])) && ray_cylinder(e, d, v0, v1, r, &tt, &s)) {
                 gait_vec3 x = v3_lerp(v0, v1, s);
@@ -597,7 +631,7 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
             }
         }
     }
-    if (seg && !face_first && !along) {
+    if (seg && !face_first && !along && !beside_side(p, q, d, u, t)) {
         gait_vec3 nd = v3_neg(d);
         /* the capsule's box at its start (grown by r), and over its whole motion */
         box3 cap0, swept;
