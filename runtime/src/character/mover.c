@@ -637,7 +637,7 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
  * landmark crease's is), or uphill at most a step above them (a dip of the height function: the
  * sphere rests on its rim), is written to *n_out and ends the look (true). */
 static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, steep_set *s,
-                           gait_vec3 *n_out) {
+                           double within, gait_vec3 *n_out) {
     add_steep(s, tn, feet);
     gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     if (v3_len2(down) < 0.5) return false;
@@ -648,7 +648,7 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
             double h;
             gait_vec3 n;
             if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
-            bool near = i < 3 ? fabs(h - feet.y) <= SUPPORT_MARGIN
+            bool near = i < 3 ? fabs(h - feet.y) <= within
                               : h >= feet.y && h <= feet.y + m->step_height;
             if (is_floor(m, n) && near) {
                 *n_out = n;
@@ -725,7 +725,7 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     /* the steep terrain under the feet, and its steep cells around them: a notch of the height
      * function running down into a landmark's wall is a funnel of three faces */
     gait_vec3 unused;
-    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, &unused);
+    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, SUPPORT_MARGIN, &unused);
     still_bodies(m, feet, &steep);
     bool walk = false;
     for (int i = 0; i < n; i++) {
@@ -792,7 +792,7 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
     if (terrain_rest(m, feet, SUPPORT_MARGIN, n_out)) return true;
     steep_set steep;
     steep.count = 0;
-    if (terrain_around(m, feet, tn, &steep, n_out)) return true;
+    if (terrain_around(m, feet, tn, &steep, SUPPORT_MARGIN, n_out)) return true;
     return steep_pair(m, &steep, n_out);
 }
 
@@ -804,9 +804,13 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
  * the axis, fell 1-6 steps 1-9 cm over the bank and landed on the next walkable triangle, walk <->
  * fall (the liveness fuzzer, seeds 1027602, 1042436, and 1018478, 1019253, 1028303, 1036923 when
  * the fall was started on the bank instead). A landing keeps the 3 cm. */
-static bool keeps_footing(const gait_mover *m, gait_vec3 at, double above, gait_vec3 *n_out) {
-    return m->support_hold > SUPPORT_MARGIN && above <= SUPPORT_MARGIN &&
-           terrain_rest(m, at, m->support_hold, n_out);
+static bool keeps_footing(const gait_mover *m, gait_vec3 at, gait_vec3 tn, double above,
+                          gait_vec3 *n_out) {
+    if (!(m->support_hold > SUPPORT_MARGIN && above <= SUPPORT_MARGIN)) return false;
+    if (terrain_rest(m, at, m->support_hold, n_out)) return true;
+    steep_set steep;
+    steep.count = 0;
+    return terrain_around(m, at, tn, &steep, m->support_hold, n_out);
 }
 
 /* Whether the terrain too steep to stand on under `feet` (normal tn) is a riser within the step
@@ -1208,7 +1212,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         gait_vec3 at = v3(p.x, h, p.z);
         bool lnear = lwalk && ly >= h - SUPPORT_MARGIN;
         bool support = is_floor(m, tn) || terrain_support(m, at, tn, &sn) || lnear ||
-                       keeps_footing(m, at, p.y - h, &sn) || contact_support(m, at, &tn, &sn);
+                       keeps_footing(m, at, tn, p.y - h, &sn) || contact_support(m, at, &tn, &sn);
         /* or the walk went onto a riser within the step there (riser: terrain_wall found its
          * top), as onto a landmark's: it rides up the face */
         if (!support && riser) sn = UP;
