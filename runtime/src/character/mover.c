@@ -632,9 +632,9 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
 /* The terrain around feet over a cell too steep to stand on (normal tn), read through its height
  * function under the bottom sphere's footprint, half a radius and a radius away downhill, along
  * the face's contour and uphill: the steep cells met are added to s (tn first, at the feet);
- * walkable ground downhill or along the contour within SUPPORT_MARGIN of the feet's height (a
- * cell beside it at the feet's height; walkable ground further below is slid down to, as a
- * landmark crease's is), or uphill at most a step above them (a dip of the height function: the
+ * walkable ground downhill or along the contour within `within` of the feet's height (SUPPORT_MARGIN:
+ * a cell beside it at the feet's height; walkable ground further below is slid down to, as a
+ * landmark crease's is; a standing body's footing looks a step: keeps_footing), or uphill at most a step above them (a dip of the height function: the
  * sphere rests on its rim), is written to *n_out and ends the look (true). */
 static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, steep_set *s,
                            double within, gait_vec3 *n_out) {
@@ -797,13 +797,17 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
 }
 
 /* A body standing as its step began keeps its footing on a terrain cell too steep to stand on
- * while walkable terrain lies within support_hold (the snap distance) of its bottom sphere and
+ * while walkable terrain lies within support_hold (the snap distance) of its bottom sphere, or
+ * under terrain_around's samples beside the feet within support_hold of their height, and
  * its feet are on the cell (`above` it by at most SUPPORT_MARGIN: not carried off the bank by the
  * walkable plane it walked along, not run down a steep face below it). On a bank whose
  * height-function cells mix 57 deg triangles with walkable ones the walk read the steep cell under
  * the axis, fell 1-6 steps 1-9 cm over the bank and landed on the next walkable triangle, walk <->
  * fall (the liveness fuzzer, seeds 1027602, 1042436, and 1018478, 1019253, 1028303, 1036923 when
- * the fall was started on the bank instead). A landing keeps the 3 cm. */
+ * the fall was started on the bank instead). The samples: a crouched walk down a 50 deg bank
+ * dotted with walkable triangles a few centimetres across stood beside one, found none beside
+ * the next step and fell, landing on the next, crouch <-> fall (seed 1024130). A landing keeps
+ * the 3 cm. */
 static bool keeps_footing(const gait_mover *m, gait_vec3 at, gait_vec3 tn, double above,
                           gait_vec3 *n_out) {
     if (!(m->support_hold > SUPPORT_MARGIN && above <= SUPPORT_MARGIN)) return false;
