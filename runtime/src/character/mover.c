@@ -661,6 +661,7 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
     return false;
 }
 
+#define BODY_HOLD 0.06 /* m past its side another character still holds a standing body up */
 #define HELD_MOVE 1e-4 /* m: a body whose feet moved less than this in its step has not moved */
 
 /* The sides of other characters standing still that the capsule at feet comes within
@@ -683,12 +684,17 @@ static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
      * reads only the still ones (seed 902549 above) */
     gait_vec3 moved = v3_sub(feet, bs->origin);
     bool held = v3_len2(moved) < HELD_MOVE * HELD_MOVE;
+    /* a body standing as its step began keeps reading a side that moved a little further off
+     * (BODY_HOLD), as it keeps its footing on a patchy bank (support_hold): a swimmer jostling
+     * at the side of one held on a 53 deg bank came and went between 2.7 and 3.9 cm, and the
+     * held body landed and fell in turn, walk <-> fall (the liveness fuzzer, seed 1055097) */
+    double margin = m->support_hold > SUPPORT_MARGIN ? BODY_HOLD : SUPPORT_MARGIN;
     for (int k = 0; k < bs->count; k++) {
         if (!bs->bounds[k].still && !held) continue;
         const gait__crowd_entry *o = &crowd->entries[crowd->entry_of_slot[bs->bounds[k].slot]];
         gait_vec3 d = gait__crowd_apart(feet.x, y0, y1, feet.z, o);
         double dist = v3_len(d);
-        if (dist < 1e-9 || dist - m->radius - o->radius > SUPPORT_MARGIN) continue;
+        if (dist < 1e-9 || dist - m->radius - o->radius > margin) continue;
         gait_vec3 n = v3(d.x / dist, d.y / dist, d.z / dist);
         /* the point on our axis it is nearest: a sphere's centre over or under it, else the
          * middle of the heights the two share */
@@ -879,7 +885,8 @@ enum {
 };
 
 /* What a walk along the ground's plane g leaves of its move (v, on g) after the faces too steep to
- * walk that it took as vertical planes: a face leaning back lies further out the lower it goes, so
+ * walk that it took as vertical planes (a face leaning out over the way alike, with "up" for
+ * "down" below): a face leaning back lies further out the lower it goes, so
  * a move along its vertical plane that goes down (along g) still goes into the face, and the
  * next cast meets it at once. Every cast of the slide then met it at fraction 0 and the feet
  * stayed: a body on a slope walking along (or away from) a steeper face at its side stood still
@@ -919,7 +926,8 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
                                              it: its length scales them all alike, unnormalised */
     double si_wall_into = 0;               /* the reported wall's share against it */
     gait_vec3 g = ground ? *ground : UP;
-    gait_vec3 faces[MAX_PLANES]; /* the faces leaning back a walk along `ground` took as vertical */
+    gait_vec3 faces[MAX_PLANES]; /* the faces leaning back or out a walk along `ground` took as
+                                    vertical */
     int nf = 0;
     for (int it = 0; it < SLIDE_ITERS; it++) {
         if (v3_len2(delta) < 1e-10) break; /* under 10 um left: not worth a cast */
@@ -993,7 +1001,10 @@ static gait_vec3 slide_on(const gait_mover *m, gait_vec3 feet, gait_vec3 delta, 
             if (ridge) n = v3_norm(v3_sub(c, hit.point));
             gait_vec3 f = v3_norm(horizontal(n));
             if (flatten && v3_len2(f) > 0.5) {
-                if (ground && n.y > 0 && nf < MAX_PLANES) faces[nf++] = n;
+                /* leaning out too (n.y < 0: an overhang's underside the head meets): along
+                 * its vertical plane a walk up the ground's plane goes up into it, met again at
+                 * once (a tilted rock's side over rising ground held runners dead) */
+                if (ground && n.y != 0 && nf < MAX_PLANES) faces[nf++] = n;
                 n = f;
             } else if ((flags & SLIDE_NO_RISE) && !edge_floor && !ridge && n.y > 0 &&
                        v3_len2(f) > 0.5 && si->np < MAX_PLANES) {
@@ -1334,6 +1345,7 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
     return false;
 }
 
+#define LEAN_MIN 0.1 /* a face over the head leans towards the way when its normal's level part is this */
 #define FOOT_SAMPLES 4 /* points down a face looked at for the walkable ground at its foot */
 
 /* A walk refused on a face too steep to stand on, by feet standing on it (held there by walkable
@@ -1459,9 +1471,10 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
  * ground under a low ceiling leaves no room for the body: the move is refused, as a wall's is.
  * Returns the feet. */
 static gait_vec3 lift_check(const gait_mover *m, gait_vec3 start, double cast_y, gait_vec3 p,
-                            gait_vec3 ground_normal, gait_move_result *r) {
+                            gait_vec3 ground_normal, gait_move_result *r, gait_vec3 *met) {
     gait_hit hit;
     if (!sweep_geometry(m, v3(p.x, cast_y, p.z), v3(0, p.y - cast_y, 0), &hit)) return p;
+    *met = hit.normal;
     r->grounded = true;
     r->steep = false;
     r->ground_normal = ground_normal;
@@ -1472,9 +1485,21 @@ static gait_vec3 lift_check(const gait_mover *m, gait_vec3 start, double cast_y,
     return start;
 }
 
+static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
+                 gait_vec3 ground_normal, double dt, gait_mover_cache *near,
+                 gait_move_result *r, bool again);
+
 void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait_mover_cache *near,
                       gait_move_result *r) {
+    walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
+}
+
+/* The walk; `again`: a move refused by a face over the head that leans towards the way (the lift
+ * onto rising ground under it found no room) is walked once more along that face. */
+static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
+                 gait_vec3 ground_normal, double dt, gait_mover_cache *near,
+                 gait_move_result *r, bool again) {
     result_clear(r);
     gait_vec3 start = *feet_io;
     gait_vec3 d = v3(hvel.x * dt, 0, hvel.z * dt);
@@ -1521,8 +1546,24 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
      * (the step height and NEAR_SKIN): feet under the terrain's surface are lifted metres onto
      * it, and "no landmark near the move" says nothing of the way up (the cache's answer and a
      * fresh one, after a snapshot's restore, differ there: the fly's lift keeps the same rule) */
-    if (p.y > cast_y + LIFT_EPS && (m == m_in || p.y - cast_y > m_in->step_height + NEAR_SKIN))
-        p = lift_check(m_in, start, cast_y, p, ground_normal, r);
+    if (p.y > cast_y + LIFT_EPS && (m == m_in || p.y - cast_y > m_in->step_height + NEAR_SKIN)) {
+        gait_vec3 met = UP;
+        p = lift_check(m_in, start, cast_y, p, ground_normal, r, &met);
+        /* refused by a face leaning over the way (an overhang's underside at the head, the
+         * ground rising a little under it): the way along that face, as along a wall. The walk
+         * stopped dead there for good, the stick held (build/fuzz/walkers, terrain) */
+        gait_vec3 mh = horizontal(met);
+        double ml = v3_len(mh);
+        if (again && r->ceiling && p.x == start.x && p.z == start.z && ml > LEAN_MIN &&
+            v3_dot(hvel, mh) < 0) {
+            gait_vec3 along = clip_plane(hvel, v3_scale(mh, 1.0 / ml));
+            if (v3_len2(along) * dt * dt > LIFT_EPS * LIFT_EPS) {
+                walk(m_in, feet_io, along, ground_normal, dt, near, r, false);
+                r->ceiling = true;
+                return;
+            }
+        }
+    }
     *feet_io = p;
 }
 
