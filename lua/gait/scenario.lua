@@ -64,10 +64,13 @@ end
 --   max_move  most the feet moved in one step (m)
 --   path      m the feet moved in all
 --   first     the step each state was first seen {climb = 12, ...}
+--   stood     most steps in a row walking, running or sprinting in place (the feet moving under
+--             0.1 mm across the ground a step: a body stuck with the stick held)
 function M.watch(w, ch, n, input)
-  local r = {changes = 0, flips = 0, seen = {}, longest = 0, max_move = 0, path = 0, first = {}}
+  local r = {changes = 0, flips = 0, seen = {}, longest = 0, max_move = 0, path = 0, first = {},
+             stood = 0}
   local last, lastg = ch:state(), ch:contact().grounded
-  local run = 0
+  local run, still = 0, 0
   local px, py, pz = ch:position()
   for k = 1, n do
     local i = {}
@@ -87,6 +90,13 @@ function M.watch(w, ch, n, input)
     local d = math.sqrt((x - px) ^ 2 + (y - py) ^ 2 + (z - pz) ^ 2)
     if d > r.max_move then r.max_move = d end
     r.path = r.path + d
+    local across = math.sqrt((x - px) ^ 2 + (z - pz) ^ 2)
+    if (s == "walk" or s == "run" or s == "sprint") and across < 1e-4 then
+      still = still + 1
+      if still > r.stood then r.stood = still end
+    else
+      still = 0
+    end
     px, py, pz = x, y, z
   end
   return r

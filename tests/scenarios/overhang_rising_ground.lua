@@ -50,23 +50,9 @@ for _, off in ipairs({20, 30, 45, 60}) do
     local a = math.rad(off)
     local dx, dz = -math.sin(a), -math.cos(a) -- the way, on the ground
     local input = {move_x = -dx, move_y = dz}
-    local stood, still, met = 0, 0, false
+    local r = S.watch(w, ch, 150, input) -- 2.5 s
+    local stood, went = r.stood, r.path
     local x, _, z = ch:position()
-    local went = 0
-    for _ = 1, 150 do -- 2.5 s
-      S.steps(w, ch, 1, input)
-      local x1, _, z1 = ch:position()
-      local moved = math.sqrt((x1 - x) ^ 2 + (z1 - z) ^ 2)
-      went = went + moved
-      if ch:contact().wall or ch:contact().ceiling then met = true end
-      if ch:state() == "run" and moved < 1e-4 then
-        still = still + 1
-        if still > stood then stood = still end
-      else
-        still = 0
-      end
-      x, z = x1, z1
-    end
     expect_true(stood < 30, string.format("never stood still running for 0.5 s (%d steps at most; " ..
       "at %.2f %.2f, %s)", stood, x, z, ch:state()))
     expect_true(went > 5, string.format("2.5 s of running went at least 5 m (went %.2f m)", went))
@@ -91,19 +77,8 @@ test("a run into a face leaning out over a crease where the ground turns up goes
     S.steps(w, ch, 5, {})
     local a = math.rad(20)
     local input = {move_x = math.sin(a), move_y = -math.cos(a)}
-    local still, stood = 0, 0
+    local stood = S.watch(w, ch, 120, input).stood
     local x, _, z = ch:position()
-    for _ = 1, 120 do
-      S.steps(w, ch, 1, input)
-      local x1, _, z1 = ch:position()
-      if ch:state() == "run" and math.abs(x1 - x) + math.abs(z1 - z) < 1e-4 then
-        still = still + 1
-        if still > stood then stood = still end
-      else
-        still = 0
-      end
-      x, z = x1, z1
-    end
     if stood >= 30 then stuck[#stuck + 1] = string.format("%.2f (at %.2f %.2f)", cy, x, z) end
   end
   expect_eq(#stuck, 0, "rock heights where the run stood still for 0.5 s: " .. table.concat(stuck, ", "))

@@ -56,18 +56,7 @@ for _, s in ipairs(starts) do
     local r = S.watch(w, ch, 36, input)
     expect_true(r.path > 1.5, string.format("moved on over the bumps: %.2f m in 0.6 s (>= 1.5)", r.path))
     -- and never stands still for long: over 1.5 s more, it runs on or climbs the riser
-    local stood, still = 0, 0
-    for _ = 1, 90 do
-      local x0, _, z0 = ch:position()
-      S.steps(w, ch, 1, input)
-      local x1, _, z1 = ch:position()
-      if ch:state() == "run" and math.abs(x1 - x0) + math.abs(z1 - z0) < 1e-4 then
-        still = still + 1
-        if still > stood then stood = still end
-      else
-        still = 0
-      end
-    end
+    local stood = S.watch(w, ch, 90, input).stood
     expect_true(stood < 30, string.format("never stood still running for 0.5 s (%d steps at most)", stood))
   end)
 end
