@@ -1346,6 +1346,7 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
 }
 
 #define LEAN_MIN 0.1 /* a face over the head leans towards the way when its normal's level part is this */
+#define FOOT_ALONG 0.5 /* cos of 60 deg: a way closer than this to straight up a face presses into it */
 #define FOOT_SAMPLES 4 /* points down a face looked at for the walkable ground at its foot */
 
 /* A walk refused on a face too steep to stand on, by feet standing on it (held there by walkable
@@ -1357,16 +1358,21 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
  * stays on its feet (no fall across the few centimetres down, no run <-> fall); landmarks in the
  * way stop it as any walk's slide does. `along` is where the slide along the face's contour
  * ended. */
-static bool face_foot(const gait_mover *m, gait_vec3 start, gait_vec3 along, gait_move_result *r,
-                      gait_vec3 *out) {
+static bool face_foot(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 along,
+                      gait_move_result *r, gait_vec3 *out) {
     double h0, h;
     gait_vec3 tn0, n;
     if (!terrain_at(m, start.x, start.z, &h0, &tn0) || start.y != h0 || is_floor(m, tn0))
         return false;
     gait_vec3 down = horizontal(tn0); /* a slope's normal leans downhill */
-    double len = v3_len(down);
-    if (len < 1e-6) return false;
+    double len = v3_len(down), dl = v3_len(horizontal(d));
+    if (len < 1e-6 || dl < 1e-12) return false;
     down = v3_scale(down, 1.0 / len);
+    /* only a way along the face: one pressed into it (within FOOT_ALONG's 60 deg, as a climb
+     * takes a wall ahead) is the climb's. Taken there, a body that climbed a bank and stood on
+     * its top's edge was walked back down the face and climbed it again, run <-> climb
+     * (the liveness fuzzer, seeds 1068523, 1072630) */
+    if (-v3_dot(horizontal(d), down) / dl >= FOOT_ALONG) return false;
     for (int k = 1; k <= FOOT_SAMPLES; k++) {
         gait_vec3 q = v3_mad(v3(along.x, start.y, along.z), down, m->radius * k / FOOT_SAMPLES);
         if (!terrain_at(m, q.x, q.z, &h, &n) || !is_floor(m, n)) continue;
@@ -1463,7 +1469,7 @@ static gait_vec3 terrain_wall(const gait_mover *m, gait_vec3 start, gait_vec3 d,
                               terrain_support(m, v3(p2.x, h2, p2.z), tn2, &sn))))
         return p2;
     gait_vec3 q;
-    if (face_foot(m, start, p2, r, &q)) return q;
+    if (face_foot(m, start, d, p2, r, &q)) return q;
     return start;
 }
 
