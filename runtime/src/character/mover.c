@@ -632,9 +632,10 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
 /* The terrain around feet over a cell too steep to stand on (normal tn), read through its height
  * function under the bottom sphere's footprint, half a radius and a radius away downhill, along
  * the face's contour and uphill: the steep cells met are added to s (tn first, at the feet);
- * walkable ground downhill or along the contour within `within` of the feet's height (SUPPORT_MARGIN:
- * a cell beside it at the feet's height; walkable ground further below is slid down to, as a
- * landmark crease's is; a standing body's footing looks a step: keeps_footing), or uphill at most a step above them (a dip of the height function: the
+ * walkable ground downhill or along the contour within `within` of the feet's height
+ * (SUPPORT_MARGIN: a cell beside it at the feet's height; walkable ground further below is slid
+ * down to, as a landmark crease's is; a standing body's footing looks a step: keeps_footing), or
+ * uphill at most a step above them (a dip of the height function: the
  * sphere rests on its rim), is written to *n_out and ends the look (true). */
 static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, steep_set *s,
                            double within, gait_vec3 *n_out) {
@@ -1345,8 +1346,8 @@ static bool crest_ahead(const gait_mover *m, gait_vec3 p, double h, double top, 
     return false;
 }
 
-#define LEAN_MIN 0.1 /* a face over the head leans towards the way when its normal's level part is this */
-#define FOOT_ALONG 0.5 /* cos of 60 deg: a way closer than this to straight up a face presses into it */
+#define LEAN_MIN 0.1   /* a face over the head leans towards the way: its normal's level part */
+#define FOOT_ALONG 0.5 /* cos 60 deg: a way closer than this to straight up a face presses in */
 #define FOOT_SAMPLES 4 /* points down a face looked at for the walkable ground at its foot */
 
 /* A walk refused on a face too steep to stand on, by feet standing on it (held there by walkable

@@ -548,9 +548,11 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
  * height between the centres' then, and the triangle lies wholly below the lower centre's
  * lowest or above the upper centre's highest. A walk's slide over a mesh floor meets its
  * triangles under the bottom sphere, never with its side. */
-static inline bool beside_side(gait_vec3 p, gait_vec3 q, gait_vec3 d, gait_vec3 u, const gait__tri *t) {
+static inline bool beside_side(gait_vec3 p, gait_vec3 q, gait_vec3 d, gait_vec3 u,
+                               const gait__tri *t) {
     if (u.x != 0 || u.z != 0) return false;
-    double lo = dmin(p.y, q.y) + dmin(0, d.y) - SIDE_GAP, hi = dmax(p.y, q.y) + dmax(0, d.y) + SIDE_GAP;
+    double lo = dmin(p.y, q.y) + dmin(0, d.y) - SIDE_GAP;
+    double hi = dmax(p.y, q.y) + dmax(0, d.y) + SIDE_GAP;
     double vlo = dmin(t->v[0].y, dmin(t->v[1].y, t->v[2].y));
     double vhi = dmax(t->v[0].y, dmax(t->v[1].y, t->v[2].y));
     return vhi < lo || vlo > hi;
