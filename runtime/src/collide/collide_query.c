@@ -698,22 +698,31 @@ static void walk(query *qy) {
 /* ---- gathers ------------------------------------------------------------------------------- */
 
 /* The scratch a gather lays out: runs of triangles by landmark, their boxes (landmark-local
- * floats, one array per bound and axis, 4 spare entries so a 4-wide load never reads past
- * the end), the boxes of each block of GATHER_BLOCK triangles in the same layout, and the
- * triangles, each turned into doubles (gait__tri) the first time a query reaches it.
+ * floats, one array per bound and axis, GATHER_GROUP spare entries so a group's load never
+ * reads past the end), the same boxes again in 16-bit steps of the gather's own box, and the triangles,
+ * each turned into doubles (gait__tri) the first time a query reaches it.
  *
- * A query of a long run tests its blocks' boxes before their triangles': the triangles are
- * gathered in their trees' leaf order, so a block is a small patch of the level and a query of a
- * corner of the gather skips most of it. A block that spans two runs holds both runs' boxes,
- * each in its own landmark's frame: a larger box than either, so still one that every triangle
- * of the block lies in. */
-#define GATHER_BLOCK_SHIFT 2
-#define GATHER_BLOCK (1 << GATHER_BLOCK_SHIFT)
-#define GATHER_BLOCKED 16 /* triangles in a run from which its queries test the blocks' boxes */
+ * The 16-bit boxes are what a query scans: GATHER_GROUP triangles' boxes to a 96-byte record
+ * (an axis and bound to each 8-lane row), and each group's box, the union of its triangles',
+ * GATHER_GROUP groups to a record again. A query tests 8 groups' boxes at once, then the 8
+ * triangles' of each group it meets: the triangles are gathered in their trees' leaf order, so
+ * a group is a small patch of the level, and a query of a corner of the gather reads a few
+ * records, not every box (half the bytes of the float boxes, a line or two a query; a crowd's
+ * gathers do not stay in cache from one character's step to its next).
+ *
+ * The steps are rounded outwards (a triangle's low bound and a query's down, the high ones up)
+ * through the same float operations for both, each one monotonic: a triangle whose float box
+ * meets the query's float box always meets it in steps too. A step is the gather's extent over
+ * 65535 (0.1 mm for a 6 m gather), so the steps may let in a triangle lying just past the
+ * query's box: beyond r + 1e-6 of the shape's whole path (the box's margin), where the kernels
+ * find nothing. The answers are the float boxes', bit for bit. */
+#define GATHER_GROUP 8
+#define QSTEPS 65535.0f
 typedef struct gather_run {
     gait_vec3 origin;
     int slot;
     int first, count;
+    float qoff[4];              /* origin less the gather's low corner, as floats (gather_steps) */
 } gather_run;
 
 typedef struct gather_tri {
@@ -726,7 +735,9 @@ typedef struct gather_mem {
     int runs;
     gather_run *run;
     float *bmin[3], *bmax[3];
-    float *kmin[3], *kmax[3];   /* block boxes (gather_blocks) */
+    int16_t *qtri;              /* [groups][6][8]: the triangles' boxes in steps (gather_steps) */
+    int16_t *qgroup;            /* [groups / 8 + 1][6][8]: the groups' boxes in steps */
+    float qscale[4];            /* steps a metre along each axis (and a 0) */
     gather_tri *tri;
     gait__tri *dtri;
     gait__edge_memo *memo;      /* the pruning's edge planes of dtri, the first time asked */
@@ -742,13 +753,13 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
     size_t b_at[6];
     for (int k = 0; k < 6; k++) {
         b_at[k] = at;
-        at += align_up(((size_t)cap + 4) * sizeof(float));
+        at += align_up(((size_t)cap + GATHER_GROUP) * sizeof(float));
     }
-    size_t k_at[6], blocks = ((size_t)cap + GATHER_BLOCK - 1) / GATHER_BLOCK;
-    for (int k = 0; k < 6; k++) {
-        k_at[k] = at;
-        at += align_up((blocks + 4) * sizeof(float));
-    }
+    size_t groups = ((size_t)cap + GATHER_GROUP - 1) / GATHER_GROUP;
+    size_t qt_at = at;
+    at += align_up(groups * 6 * GATHER_GROUP * sizeof(int16_t));
+    size_t qg_at = at;
+    at += align_up((groups / GATHER_GROUP + 1) * 6 * GATHER_GROUP * sizeof(int16_t));
     size_t tri_at = at;
     at += align_up((size_t)cap * sizeof(gather_tri));
     size_t dtri_at = at;
@@ -763,9 +774,9 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         for (int a = 0; a < 3; a++) {
             m->bmin[a] = (float *)(void *)(base + b_at[a]);
             m->bmax[a] = (float *)(void *)(base + b_at[3 + a]);
-            m->kmin[a] = (float *)(void *)(base + k_at[a]);
-            m->kmax[a] = (float *)(void *)(base + k_at[3 + a]);
         }
+        m->qtri = (int16_t *)(void *)(base + qt_at);
+        m->qgroup = (int16_t *)(void *)(base + qg_at);
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->dtri = (gait__tri *)(void *)(base + dtri_at);
         m->memo = (gait__edge_memo *)(void *)(base + memo_at);
@@ -862,51 +873,146 @@ static inline unsigned gather_hits(const gather_mem *m, int i, const float lo[3]
     return boxes_hit(m->bmin, m->bmax, i, lo, hi);
 }
 
-/* Whether a run's queries test its blocks' boxes first (a long run of a gather that worked them
- * out: gather_blocks). */
-static inline bool blocked(const gait_gather *g, const gather_run *run) {
-    return g->count >= GATHER_BLOCKED && run->count >= GATHER_BLOCKED;
+/* Landmark-local float coordinates in steps: (f + off) * scale, clamped to the steps, rounded
+ * down (or up), biased to int16. Each operation is monotonic, so is the whole. */
+static inline int16_t to_step(float f, float off, float scale, bool up) {
+    float v = (f + off) * scale;
+    v = v > 0 ? v : 0;
+    v = v < QSTEPS ? v : QSTEPS;
+    int i = (int)v;
+    if (up && (float)i < v) i++;
+    return (int16_t)(i - 32768);
 }
 
-/* Each block's box: the union of its triangles' boxes (the last block may be short). */
-static void gather_blocks(gait_gather *g) {
+#if defined(__SSE2__)
+/* to_step of four lanes, as 32-bit lanes (the same bits: the same float operations; a NaN in
+ * a spare lane becomes 0, as MAXPS takes its second operand then) */
+static inline __m128i to_steps4(__m128 f, __m128 off, __m128 scale, bool up) {
+    __m128 v = _mm_mul_ps(_mm_add_ps(f, off), scale);
+    v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(QSTEPS));
+    __m128i i = _mm_cvttps_epi32(v); /* v >= 0: rounded down */
+    if (up) i = _mm_sub_epi32(i, _mm_castps_si128(_mm_cmplt_ps(_mm_cvtepi32_ps(i), v)));
+    return _mm_sub_epi32(i, _mm_set1_epi32(32768));
+}
+#endif
+
+/* The query's box (its landmark-local floats in qy->flo, qy->fhi) in a run's steps. */
+static inline void query_steps(const query *qy, const gather_mem *m, const gather_run *run,
+                               int16_t lo[4], int16_t hi[4]) {
+#if defined(__SSE2__)
+    __m128 off = _mm_loadu_ps(run->qoff), sc = _mm_loadu_ps(m->qscale);
+    __m128i l = to_steps4(_mm_set_ps(0, qy->flo[2], qy->flo[1], qy->flo[0]), off, sc, false);
+    __m128i h = to_steps4(_mm_set_ps(0, qy->fhi[2], qy->fhi[1], qy->fhi[0]), off, sc, true);
+    _mm_storel_epi64((__m128i *)(void *)lo, _mm_packs_epi32(l, l)); /* within int16 */
+    _mm_storel_epi64((__m128i *)(void *)hi, _mm_packs_epi32(h, h));
+#else
+    for (int k = 0; k < 3; k++) {
+        lo[k] = to_step(qy->flo[k], run->qoff[k], m->qscale[k], false);
+        hi[k] = to_step(qy->fhi[k], run->qoff[k], m->qscale[k], true);
+    }
+#endif
+}
+
+/* The run each triangle of group b lies in, when all its n lanes lie in one (else -1). */
+static int group_run(const gather_mem *m, int b, int n, int *r) {
+    int j = b * GATHER_GROUP;
+    while (*r < m->runs && m->run[*r].first + m->run[*r].count <= j) (*r)++;
+    const gather_run *run = &m->run[*r];
+    return j + n <= run->first + run->count ? *r : -1;
+}
+
+/* The least (or, up, the greatest) of a row's first n lanes. */
+static inline int16_t row_union(const int16_t *row, int n, bool up) {
+#if defined(__SSE2__)
+    __m128i v = _mm_load_si128((const __m128i *)(const void *)row);
+    __m128i in = _mm_cmplt_epi16(_mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0), _mm_set1_epi16((short)n));
+    __m128i fill = _mm_set1_epi16(up ? -32768 : 32767);
+    v = _mm_or_si128(_mm_and_si128(in, v), _mm_andnot_si128(in, fill));
+    if (up) {
+        v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0x4e));
+        v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0xb1));
+        v = _mm_max_epi16(v, _mm_srli_epi32(v, 16));
+    } else {
+        v = _mm_min_epi16(v, _mm_shuffle_epi32(v, 0x4e));
+        v = _mm_min_epi16(v, _mm_shuffle_epi32(v, 0xb1));
+        v = _mm_min_epi16(v, _mm_srli_epi32(v, 16));
+    }
+    return (int16_t)_mm_cvtsi128_si32(v);
+#else
+    int16_t v = row[0];
+    for (int i = 1; i < n; i++) v = up ? (row[i] > v ? row[i] : v) : (row[i] < v ? row[i] : v);
+    return v;
+#endif
+}
+
+/* The gather's boxes in steps: each triangle's, then each group's (the union of its own). */
+static void gather_steps(gait_gather *g) {
     gather_mem *m = g->internal;
-    if (g->count < GATHER_BLOCKED) return;
-    for (int b = 0, from = 0; from < g->count; b++, from += GATHER_BLOCK) {
-        int to = from + GATHER_BLOCK < g->count ? from + GATHER_BLOCK : g->count;
-        for (int a = 0; a < 3; a++) {
-            const float *mn = m->bmin[a], *mx = m->bmax[a];
-            float lo = mn[from], hi = mx[from];
-            for (int i = from + 1; i < to; i++) {
-                if (mn[i] < lo) lo = mn[i];
-                if (mx[i] > hi) hi = mx[i];
+    double ext[3] = {g->hi.x - g->lo.x, g->hi.y - g->lo.y, g->hi.z - g->lo.z};
+    for (int k = 0; k < 3; k++) m->qscale[k] = ext[k] > 0 ? (float)(QSTEPS / ext[k]) : 0;
+    m->qscale[3] = 0;
+    for (int r = 0; r < m->runs; r++) {
+        gather_run *run = &m->run[r];
+        run->qoff[0] = (float)(run->origin.x - g->lo.x);
+        run->qoff[1] = (float)(run->origin.y - g->lo.y);
+        run->qoff[2] = (float)(run->origin.z - g->lo.z);
+        run->qoff[3] = 0;
+    }
+    for (int b = 0, r = 0; b * GATHER_GROUP < g->count; b++) {
+        int j0 = b * GATHER_GROUP, n = g->count - j0 < GATHER_GROUP ? g->count - j0 : GATHER_GROUP;
+        int one = group_run(m, b, n, &r);
+        int16_t *q = m->qtri + b * 6 * GATHER_GROUP;
+        int16_t *u = m->qgroup + (b / GATHER_GROUP) * 6 * GATHER_GROUP + b % GATHER_GROUP;
+        for (int k = 0; k < 6; k++) {
+            const float *src = (k < 3 ? m->bmin[k] : m->bmax[k - 3]) + j0;
+            int16_t *row = q + k * GATHER_GROUP;
+            bool up = k >= 3;
+#if defined(__SSE2__)
+            if (one >= 0) {
+                /* (the float arrays have GATHER_GROUP spare entries past the last triangle) */
+                __m128 off = _mm_set1_ps(m->run[one].qoff[k % 3]), sc = _mm_set1_ps(m->qscale[k % 3]);
+                __m128i v = _mm_packs_epi32(to_steps4(_mm_loadu_ps(src), off, sc, up),
+                                            to_steps4(_mm_loadu_ps(src + 4), off, sc, up));
+                _mm_store_si128((__m128i *)(void *)row, v);
+            } else
+#endif
+            {
+                for (int i = 0, rr = r; i < n; i++) {
+                    while (m->run[rr].first + m->run[rr].count <= j0 + i) rr++;
+                    row[i] = to_step(src[i], m->run[rr].qoff[k % 3], m->qscale[k % 3], up);
+                }
             }
-            m->kmin[a][b] = lo;
-            m->kmax[a][b] = hi;
+            u[k * GATHER_GROUP] = row_union(row, n, up);
         }
     }
 }
 
-/* The next stretch of [*at, end) whose block's box meets the query's box: [*from, *to), at most
- * a block (four blocks' boxes tested at once); false when none is left. */
-static inline bool next_block(const gather_mem *m, int *at, int end, const float lo[3], const float hi[3],
-                              int *from, int *to) {
-    while (*at < end) {
-        int b = *at >> GATHER_BLOCK_SHIFT, last = (end - 1) >> GATHER_BLOCK_SHIFT;
-        unsigned bm = boxes_hit(m->kmin, m->kmax, b, lo, hi);
-        if (last - b < 3) bm &= (1u << (last - b + 1)) - 1;
-        if (!bm) {
-            *at = (b + 4) << GATHER_BLOCK_SHIFT;
-            continue;
-        }
-        b += __builtin_ctz(bm);
-        *from = b << GATHER_BLOCK_SHIFT > *at ? b << GATHER_BLOCK_SHIFT : *at;
-        *to = (b + 1) << GATHER_BLOCK_SHIFT < end ? (b + 1) << GATHER_BLOCK_SHIFT : end;
-        *at = *to;
-        return true;
+/* Mask of the 8 boxes of a record (6 rows of 8: low x, y, z, high x, y, z) that meet the
+ * query's box in steps (lo, hi). */
+static inline unsigned steps_hit(const int16_t *rec, const int16_t lo[3], const int16_t hi[3]) {
+#if defined(__SSE2__)
+    const __m128i *r = (const __m128i *)(const void *)rec;
+    __m128i miss = _mm_or_si128(_mm_cmpgt_epi16(_mm_load_si128(r + 0), _mm_set1_epi16(hi[0])),
+                                _mm_cmplt_epi16(_mm_load_si128(r + 3), _mm_set1_epi16(lo[0])));
+    miss = _mm_or_si128(miss, _mm_cmpgt_epi16(_mm_load_si128(r + 1), _mm_set1_epi16(hi[1])));
+    miss = _mm_or_si128(miss, _mm_cmplt_epi16(_mm_load_si128(r + 4), _mm_set1_epi16(lo[1])));
+    miss = _mm_or_si128(miss, _mm_cmpgt_epi16(_mm_load_si128(r + 2), _mm_set1_epi16(hi[2])));
+    miss = _mm_or_si128(miss, _mm_cmplt_epi16(_mm_load_si128(r + 5), _mm_set1_epi16(lo[2])));
+    return ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(miss, _mm_setzero_si128())) & 0xffu;
+#else
+    unsigned mask = 0;
+    for (int j = 0; j < GATHER_GROUP; j++) {
+        bool meets = true;
+        for (int k = 0; k < 3; k++)
+            meets = meets && rec[k * GATHER_GROUP + j] <= hi[k] && rec[(3 + k) * GATHER_GROUP + j] >= lo[k];
+        if (meets) mask |= 1u << j;
     }
-    return false;
+    return mask;
+#endif
 }
+
+/* Lanes [a, b] of 8 (a <= b, both in 0..7). */
+static inline unsigned lanes(int a, int b) { return (0xffu >> (7 - b)) & (0xffu << a); }
 
 /* Gathered triangle j in doubles (built the first time a query reaches it). */
 static inline gait__tri *gathered_built(gather_mem *m, int j) {
@@ -995,17 +1101,29 @@ static inline void gathered_cand(query *qy, gather_mem *m, int j, cand_list *cl,
     cl->tri[(*nc)++] = j;
 }
 
-/* The gathered triangles of [from, to) whose boxes meet the query's box, four boxes at a time,
- * through gathered_cand. */
-static inline void gathered_stretch(query *qy, gather_mem *m, int from, int to, cand_list *cl, int *nc,
-                                    bool direct) {
-    for (int i = from; i < to; i += 4) {
-        unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
-        if (to - i < 4) mask &= (1u << (to - i)) - 1;
-        while (mask) {
-            int j = i + __builtin_ctz(mask);
-            mask &= mask - 1;
-            gathered_cand(qy, m, j, cl, nc, direct);
+/* The gathered triangles of a run whose boxes meet the query's box, through gathered_cand in
+ * the gather's order: 8 groups' boxes at a time in steps, then 8 triangles' of each group met. */
+static inline void gathered_run(query *qy, gather_mem *m, const gather_run *run,
+                                cand_list *cl, int *nc, bool direct) {
+    int16_t lo[4], hi[4];
+    query_steps(qy, m, run, lo, hi);
+    int first = run->first, last = run->first + run->count - 1;
+    int g0 = first / GATHER_GROUP, g1 = last / GATHER_GROUP;
+    for (int s = g0 / GATHER_GROUP; s <= g1 / GATHER_GROUP; s++) {
+        int base = s * GATHER_GROUP;
+        unsigned gm = steps_hit(m->qgroup + s * 6 * GATHER_GROUP, lo, hi);
+        gm &= lanes(g0 > base ? g0 - base : 0, g1 < base + 7 ? g1 - base : 7);
+        while (gm) {
+            int b = base + __builtin_ctz(gm);
+            gm &= gm - 1;
+            int t0 = b * GATHER_GROUP;
+            unsigned tm = steps_hit(m->qtri + b * 6 * GATHER_GROUP, lo, hi);
+            tm &= lanes(first > t0 ? first - t0 : 0, last < t0 + 7 ? last - t0 : 7);
+            while (tm) {
+                int j = t0 + __builtin_ctz(tm);
+                tm &= tm - 1;
+                gathered_cand(qy, m, j, cl, nc, direct);
+            }
         }
     }
 }
@@ -1030,14 +1148,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
         const gather_run *run = &m->run[r];
         if (!enter_landmark(qy, run->slot, run->origin, NULL)) continue; /* static ones only */
         int nc = 0;
-        int end = run->first + run->count;
-        bool direct = !timed && !sweep;
-        if (!blocked(g, run)) {
-            gathered_stretch(qy, m, run->first, end, &cl, &nc, direct);
-        } else {
-            for (int at = run->first, from, to; next_block(m, &at, end, qy->flo, qy->fhi, &from, &to);)
-                gathered_stretch(qy, m, from, to, &cl, &nc, direct);
-        }
+        gathered_run(qy, m, run, &cl, &nc, !timed && !sweep);
         if (nc == 0) continue;
         if (sweep && nc == 1 && !timed) {
             gathered_tri(qy, m, cl.tri[0]);
@@ -1300,7 +1411,7 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
         g->count = 0;
         m->runs = 0;
     }
-    gather_blocks(g);
+    gather_steps(g);
     return GAIT_OK;
 }
 
