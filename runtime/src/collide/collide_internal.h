@@ -186,8 +186,9 @@ void gait__motion_release(gait_collider *c, int slot, gait__landmark *lm);
 /* ---- kernels (collide_geom.c): doubles, one triangle at a time ---------------------------- */
 
 typedef struct gait__tri {
-    gait_vec3 v[3];
+    /* (the normal and the first vertex first: the plane a sweep's bound reads, one line) */
     gait_vec3 n;                /* unit face normal (counter-clockwise front) */
+    gait_vec3 v[3];
     unsigned flags;             /* GAIT__EDGE* front and back, or GAIT__EDGES_LAZY */
     /* a terrain triangle's flags are worked out only when a contact lands on an edge or a
      * vertex (most land on the face): from this cell of this terrain */
@@ -218,9 +219,9 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
  * bits every time, as the triangle's double form is built once per gather. NULL memo: worked
  * out per test. */
 typedef struct gait__edge_memo {
+    bool ready;
     gait_vec3 m[3];
     double o[3];
-    bool ready;
 } gait__edge_memo;
 
 /* Capsule (segment p-q, radius r) against a triangle: true with a contact when they overlap

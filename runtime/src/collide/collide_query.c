@@ -725,9 +725,14 @@ typedef struct gather_run {
     float qoff[4];              /* origin less the gather's low corner, as floats (gather_steps) */
 } gather_run;
 
+/* A gathered triangle's double form and edge planes in one record of four cache lines, so a
+ * query's test of it reads three of them (the plane and first vertex, the edge planes and the
+ * generation), not lines of three arrays. A record is built when its generation is the
+ * gather's: a new gather writes no record, only its sources. */
 typedef struct gather_tri {
-    const gait__ltri *src;      /* in its landmark (alive while the revision holds) */
-    uint32_t built;
+    _Alignas(64) gait__tri t;   /* built the first time a query of this gather reaches it */
+    gait__edge_memo memo;       /* the pruning's edge planes of t, the first time asked */
+    uint32_t gen;               /* the gather's generation when built */
 } gather_tri;
 
 typedef struct gather_mem {
@@ -738,9 +743,9 @@ typedef struct gather_mem {
     int16_t *qtri;              /* [groups][6][8]: the triangles' boxes in steps (gather_steps) */
     int16_t *qgroup;            /* [groups / 8 + 1][6][8]: the groups' boxes in steps */
     float qscale[4];            /* steps a metre along each axis (and a 0) */
+    const gait__ltri **src;     /* each triangle in its landmark (alive while the revision holds) */
     gather_tri *tri;
-    gait__tri *dtri;
-    gait__edge_memo *memo;      /* the pruning's edge planes of dtri, the first time asked */
+    uint32_t gen;               /* this gather's generation (never 0: a record's before its first) */
 } gather_mem;
 
 #define GATHER_ALIGN 64
@@ -760,12 +765,10 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
     at += align_up(groups * 6 * GATHER_GROUP * sizeof(int16_t));
     size_t qg_at = at;
     at += align_up((groups / GATHER_GROUP + 1) * 6 * GATHER_GROUP * sizeof(int16_t));
+    size_t src_at = at;
+    at += align_up((size_t)cap * sizeof(const gait__ltri *));
     size_t tri_at = at;
     at += align_up((size_t)cap * sizeof(gather_tri));
-    size_t dtri_at = at;
-    at += align_up((size_t)cap * sizeof(gait__tri));
-    size_t memo_at = at;
-    at += align_up((size_t)cap * sizeof(gait__edge_memo));
     if (base) {
         gather_mem *m = (gather_mem *)(void *)base;
         m->cap = cap;
@@ -777,9 +780,10 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         }
         m->qtri = (int16_t *)(void *)(base + qt_at);
         m->qgroup = (int16_t *)(void *)(base + qg_at);
+        m->src = (const gait__ltri **)(void *)(base + src_at);
         m->tri = (gather_tri *)(void *)(base + tri_at);
-        m->dtri = (gait__tri *)(void *)(base + dtri_at);
-        m->memo = (gait__edge_memo *)(void *)(base + memo_at);
+        m->gen = 0;
+        for (int i = 0; i < cap; i++) m->tri[i].gen = 0;
         *out = m;
     }
     return at;
@@ -807,7 +811,7 @@ gait_status gait_gather_init(gait_gather *g, void *scratch, size_t bytes) {
         else hi = mid - 1;
     }
     if (lo < 1) return GAIT_ERR_CAPACITY;
-    gather_mem *m;
+    gather_mem *m = NULL;
     gather_layout(lo, (unsigned char *)a, &m);
     g->capacity = lo;
     g->internal = m;
@@ -826,8 +830,7 @@ static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const 
         m->bmin[a][i] = lo[a];
         m->bmax[a][i] = hi[a];
     }
-    m->tri[i].src = s;
-    m->tri[i].built = 0;
+    m->src[i] = s;
 }
 
 static void gather_end_landmark(query *qy, int slot) {
@@ -1017,19 +1020,19 @@ static inline unsigned lanes(int a, int b) { return (0xffu >> (7 - b)) & (0xffu 
 /* Gathered triangle j in doubles (built the first time a query reaches it). */
 static inline gait__tri *gathered_built(gather_mem *m, int j) {
     gather_tri *s = &m->tri[j];
-    if (!s->built) {
-        ltri_to_tri(s->src->v, s->src->flags, &m->dtri[j]);
-        m->memo[j].ready = false;
-        s->built = 1;
+    if (s->gen != m->gen) {
+        ltri_to_tri(m->src[j]->v, m->src[j]->flags, &s->t);
+        s->memo.ready = false;
+        s->gen = m->gen;
     }
-    return &m->dtri[j];
+    return &s->t;
 }
 
 /* Gathered triangle j through the kernel. */
 static void gathered_tri(query *qy, gather_mem *m, int j) {
     gait__tri *t = gathered_built(m, j);
-    const gait__ltri *src = m->tri[j].src;
-    on_tri(qy, t, (int)src->index, src->flags, &m->memo[j]);
+    const gait__ltri *src = m->src[j];
+    on_tri(qy, t, (int)src->index, src->flags, &m->tri[j].memo);
 }
 
 #define GATHER_SORT 128 /* a sweep's candidates put in order of their bounds (the rest after) */
@@ -1163,7 +1166,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
             if (sweep) {
                 gait__sweep_pre pre;
                 e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, gathered_built(m, j),
-                                          &m->memo[j], &pre);
+                                          &m->tri[j].memo, &pre);
                 if (!(e <= 1) || (qy->found && e > qy->best_t)) continue;
                 double s;
                 if (timed) {
@@ -1184,8 +1187,8 @@ static void walk_gathered(query *qy, gait_gather *g) {
                 continue;
             }
             gait__tri_hit h;
-            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->dtri[j], &h, &m->memo[j], &cl.pre[k]))
-                take_hit(qy, &h, (int)m->tri[j].src->index);
+            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h, &m->tri[j].memo, &cl.pre[k]))
+                take_hit(qy, &h, (int)m->src[j]->index);
         }
     }
     /* the moving landmarks are never gathered: through their trees, where they are now */
@@ -1393,6 +1396,11 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
     g->count = 0;
     g->overflow = false;
     m->runs = 0;
+    /* a new generation: every record unbuilt (once in 2^32 gathers, each marked so) */
+    if (++m->gen == 0) {
+        for (int i = 0; i < m->cap; i++) m->tri[i].gen = 0;
+        m->gen = 1;
+    }
     if (!c || !v3_finite(lo) || !v3_finite(hi) || !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
         return GAIT_ERR_INVALID_ARGUMENT;
     g->collider = c;
@@ -1468,7 +1476,7 @@ bool gait_gather_level_free(const gait_gather *g, gait_vec3 lo, gait_vec3 hi, do
             while (mask) {
                 int j = i + __builtin_ctz(mask);
                 mask &= mask - 1;
-                const float *v = m->tri[j].src->v;
+                const float *v = m->src[j]->v;
                 gait_vec3 a = v3(v[0], v[1], v[2]);
                 gait_vec3 n = v3_cross(v3_sub(v3(v[3], v[4], v[5]), a), v3_sub(v3(v[6], v[7], v[8]), a));
                 if (n.y * n.y >= k2 * v3_len2(n)) return false;
