@@ -25,6 +25,7 @@
 #include "gates.h"
 #include "intent.h"
 #include "motion.h"
+#include "mover_internal.h"
 #include "sense.h"
 #include "world_internal.h"
 
@@ -299,12 +300,38 @@ bool gait__character_hooked(const gait__character *ch) {
     return ch->gate_hook != NULL || ch->trav.hook != NULL || ch->motion.hook != NULL;
 }
 
+/* A crowd's step reads each character's record and gather after the last one's evicted them
+ * from the nearer caches (5 KiB and a few hundred bytes of boxes a character: a thousand of them
+ * outgrow the core's cache). Each is asked for ahead: the gather's own struct three characters
+ * on, its scratch's header two on, and the character and its gather's runs and boxes one on, so
+ * no request waits on another. At 1000 characters on the level the whole step's mean over runs
+ * alternating with and without went 5.29 -> 4.81 us (16 and 14 runs: a noisy machine; the
+ * prefetches cost 230 instructions a step). Only hints: nothing is written, the same bits. */
+static void prefetch_ahead(gait_world *w, int i, int end, gait_gather *shared) {
+    if (i + 3 < end) gait__gather_prefetch(gait__own_gather(w, i + 3, shared), 0);
+    if (i + 2 < end) gait__gather_prefetch(gait__own_gather(w, i + 2, shared), 1);
+    if (i + 1 < end) {
+        /* its every-step part: the pose to the traversal's last scan, and the heads of the
+         * anim and the motion (their large tails are read only while in use) */
+        const gait__character *n = &w->characters[i + 1];
+        const char *head = (const char *)n, *anim = (const char *)&n->anim;
+        const char *mo = (const char *)&n->motion;
+        for (const char *p = head; p < anim; p += 64) __builtin_prefetch(p);
+        __builtin_prefetch(anim);
+        __builtin_prefetch(anim + 64);
+        __builtin_prefetch(mo);
+        __builtin_prefetch(mo + 64);
+        gait__gather_prefetch(gait__own_gather(w, i + 1, shared), 2);
+    }
+}
+
 int gait__world_step_range(gait_world *w, int first, int end, double dt, bool hooked,
                            uint32_t worker) {
     gait_gather *gather = &w->gathers[worker].g;
     int passed = 0;
     for (int i = first; i < end; i++) {
         gait__character *ch = &w->characters[i];
+        prefetch_ahead(w, i, end, gather);
         if (!ch->alive) continue;
         if (gait__character_hooked(ch) != hooked) {
             passed++;

@@ -1423,6 +1423,24 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
     return GAIT_OK;
 }
 
+void gait__gather_prefetch(const gait_gather *g, int stage) {
+    if (stage == 0) {
+        __builtin_prefetch(g);
+        return;
+    }
+    const gather_mem *m = g->internal;
+    if (!m) return;
+    __builtin_prefetch(m);
+    if (stage == 1) return;
+    __builtin_prefetch(m->run);
+    __builtin_prefetch(m->qgroup);
+    for (int i = 0; i < g->count; i += GATHER_GROUP) {
+        const char *q = (const char *)(m->qtri + i * 6);
+        __builtin_prefetch(q);
+        __builtin_prefetch(q + 64);
+    }
+}
+
 bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi) {
     return g && g->collider && gather_holds(g, g->collider, lo, hi);
 }
