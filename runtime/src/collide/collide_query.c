@@ -713,11 +713,18 @@ static void walk(query *qy) {
  * The steps are rounded outwards (a triangle's low bound and a query's down, the high ones up)
  * through the same float operations for both, each one monotonic: a triangle whose float box
  * meets the query's float box always meets it in steps too. A step is the gather's extent over
- * 65535 (0.1 mm for a 6 m gather), so the steps may let in a triangle lying just past the
- * query's box: beyond r + 1e-6 of the shape's whole path (the box's margin), where the kernels
- * find nothing. The answers are the float boxes', bit for bit. */
+ * 65535 (0.1 mm for a 6 m gather; a host's 650 m gather has 1 cm steps, and its queries meet
+ * more candidates), so the steps may let in a triangle lying just past the query's box: beyond
+ * r + 1e-6 of the shape's whole path (the box's margin), where the kernels find nothing. The
+ * answers are the float boxes', bit for bit (test_collide_brute: 10,000 queries against the
+ * brute-force path, through gathers of 3 and 4096 triangles). */
 #define GATHER_GROUP 8
 #define QSTEPS 65535.0f
+/* A run this short (a box's 12 triangles, a prop's) is scanned by its float boxes alone: the
+ * steps' setup, a query's and a gather's, costs more than they spare it (the meadow's
+ * heightfield and boxes: 3 % of a whole step). A gather of such runs only has no steps. */
+#define STEPPED_RUN 16
+
 typedef struct gather_run {
     gait_vec3 origin;
     int slot;
@@ -743,6 +750,7 @@ typedef struct gather_mem {
     int16_t *qtri;              /* [groups][6][8]: the triangles' boxes in steps (gather_steps) */
     int16_t *qgroup;            /* [groups / 8 + 1][6][8]: the groups' boxes in steps */
     float qscale[4];            /* steps a metre along each axis (and a 0) */
+    bool stepped;               /* the steps are worked out (a run longer than STEPPED_RUN) */
     const gait__ltri **src;     /* each triangle in its landmark (alive while the revision holds) */
     gather_tri *tri;
     uint32_t gen;               /* this gather's generation (never 0: a record's before its first) */
@@ -783,6 +791,7 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         m->src = (const gait__ltri **)(void *)(base + src_at);
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->gen = 0;
+        m->stepped = false;
         for (int i = 0; i < cap; i++) m->tri[i].gen = 0;
         *out = m;
     }
@@ -951,6 +960,9 @@ static inline int16_t row_union(const int16_t *row, int n, bool up) {
 /* The gather's boxes in steps: each triangle's, then each group's (the union of its own). */
 static void gather_steps(gait_gather *g) {
     gather_mem *m = g->internal;
+    m->stepped = false;
+    for (int r = 0; r < m->runs; r++) m->stepped |= m->run[r].count > STEPPED_RUN;
+    if (!m->stepped) return;
     double ext[3] = {g->hi.x - g->lo.x, g->hi.y - g->lo.y, g->hi.z - g->lo.z};
     for (int k = 0; k < 3; k++) m->qscale[k] = ext[k] > 0 ? (float)(QSTEPS / ext[k]) : 0;
     m->qscale[3] = 0;
@@ -1104,10 +1116,30 @@ static inline void gathered_cand(query *qy, gather_mem *m, int j, cand_list *cl,
     cl->tri[(*nc)++] = j;
 }
 
+/* The gathered triangles of [from, to) whose float boxes meet the query's, four at a time,
+ * through gathered_cand. */
+static inline void gathered_stretch(query *qy, gather_mem *m, int from, int to, cand_list *cl,
+                                    int *nc, bool direct) {
+    for (int i = from; i < to; i += 4) {
+        unsigned mask = gather_hits(m, i, qy->flo, qy->fhi);
+        if (to - i < 4) mask &= (1u << (to - i)) - 1;
+        while (mask) {
+            int j = i + __builtin_ctz(mask);
+            mask &= mask - 1;
+            gathered_cand(qy, m, j, cl, nc, direct);
+        }
+    }
+}
+
 /* The gathered triangles of a run whose boxes meet the query's box, through gathered_cand in
- * the gather's order: 8 groups' boxes at a time in steps, then 8 triangles' of each group met. */
+ * the gather's order: 8 groups' boxes at a time in steps, then 8 triangles' of each group met
+ * (a short run: by its float boxes). */
 static inline void gathered_run(query *qy, gather_mem *m, const gather_run *run,
                                 cand_list *cl, int *nc, bool direct) {
+    if (!m->stepped || run->count <= STEPPED_RUN) {
+        gathered_stretch(qy, m, run->first, run->first + run->count, cl, nc, direct);
+        return;
+    }
     int16_t lo[4], hi[4];
     query_steps(qy, m, run, lo, hi);
     int first = run->first, last = run->first + run->count - 1;
