@@ -1026,8 +1026,12 @@ static inline unsigned steps_hit(const int16_t *rec, const int16_t lo[3], const 
 #endif
 }
 
-/* Lanes [a, b] of 8 (a <= b, both in 0..7). */
-static inline unsigned lanes(int a, int b) { return (0xffu >> (7 - b)) & (0xffu << a); }
+/* steps_hit of the record whose lane 0 is item `base`, of the items [from, to] only. */
+static inline unsigned record_hits(const int16_t *rec, const int16_t lo[3], const int16_t hi[3],
+                                   int base, int from, int to) {
+    int a = from > base ? from - base : 0, b = to < base + 7 ? to - base : 7;
+    return steps_hit(rec, lo, hi) & (0xffu >> (7 - b)) & (0xffu << a);
+}
 
 /* Gathered triangle j in doubles (built the first time a query reaches it). */
 static inline gait__tri *gathered_built(gather_mem *m, int j) {
@@ -1146,14 +1150,12 @@ static inline void gathered_run(query *qy, gather_mem *m, const gather_run *run,
     int g0 = first / GATHER_GROUP, g1 = last / GATHER_GROUP;
     for (int s = g0 / GATHER_GROUP; s <= g1 / GATHER_GROUP; s++) {
         int base = s * GATHER_GROUP;
-        unsigned gm = steps_hit(m->qgroup + s * 6 * GATHER_GROUP, lo, hi);
-        gm &= lanes(g0 > base ? g0 - base : 0, g1 < base + 7 ? g1 - base : 7);
+        unsigned gm = record_hits(m->qgroup + s * 6 * GATHER_GROUP, lo, hi, base, g0, g1);
         while (gm) {
             int b = base + __builtin_ctz(gm);
             gm &= gm - 1;
             int t0 = b * GATHER_GROUP;
-            unsigned tm = steps_hit(m->qtri + b * 6 * GATHER_GROUP, lo, hi);
-            tm &= lanes(first > t0 ? first - t0 : 0, last < t0 + 7 ? last - t0 : 7);
+            unsigned tm = record_hits(m->qtri + b * 6 * GATHER_GROUP, lo, hi, t0, first, last);
             while (tm) {
                 int j = t0 + __builtin_ctz(tm);
                 tm &= tm - 1;
@@ -1164,7 +1166,7 @@ static inline void gathered_run(query *qy, gather_mem *m, const gather_run *run,
 }
 
 /* A query answered from the gather: the terrain as usual, then the gathered triangles by
- * landmark, four boxes at a time. A sweep with more than one candidate puts them in order of the
+ * landmark (gathered_run). A sweep with more than one candidate puts them in order of the
  * earliest each can be met (gait__sweep_tri_bound; a long sweep's also its centre's entry into
  * the triangle's box, as the trees order their nodes), so the first hits found bound the rest and
  * the walk stops at the first candidate that cannot beat the best; a long ray's go in order of
