@@ -69,9 +69,10 @@ bool gait__mover_sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hi
  * trees). The same answers, bit for bit, as the collider's. */
 gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const gait_filter *f,
                               gait_vec3 lo, gait_vec3 hi);
-/* Asks the memory for what a gather's next queries read first (collide_query.c): its scratch's
- * header (stage 0; g itself is not read), or (stage 1, the header come in) its runs and its
- * boxes in steps. Nothing is written; a crowd's step issues it for the characters ahead. */
+/* Asks the memory for what a gather's next queries read first (collide_query.c), in stages a
+ * step apart so none waits on another: 0 the gather's own struct (not read), 1 its scratch's
+ * header (g read), 2 its runs and its boxes (the header read). Nothing is written; a crowd's
+ * step issues them for the characters ahead. */
 void gait__gather_prefetch(const gait_gather *g, int stage);
 bool gait__query_sweep(const gait_collider *col, gait_gather *g, const gait_capsule *c, gait_vec3 d,
                        const gait_filter *f, gait_hit *hit);

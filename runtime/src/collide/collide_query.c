@@ -699,8 +699,8 @@ static void walk(query *qy) {
 
 /* The scratch a gather lays out: runs of triangles by landmark, their boxes (landmark-local
  * floats, one array per bound and axis, GATHER_GROUP spare entries so a group's load never
- * reads past the end), the same boxes again in 16-bit steps of the gather's own box, and the triangles,
- * each turned into doubles (gait__tri) the first time a query reaches it.
+ * reads past the end), the same boxes again in 16-bit steps of the gather's own box, and the
+ * triangles, each turned into doubles (gait__tri) the first time a query reaches it.
  *
  * The 16-bit boxes are what a query scans: GATHER_GROUP triangles' boxes to a 96-byte record
  * (an axis and bound to each 8-lane row), and each group's box, the union of its triangles',
@@ -753,7 +753,8 @@ typedef struct gather_mem {
     bool stepped;               /* the steps are worked out (a run longer than STEPPED_RUN) */
     const gait__ltri **src;     /* each triangle in its landmark (alive while the revision holds) */
     gather_tri *tri;
-    uint32_t gen;               /* this gather's generation (never 0: a record's before its first) */
+    uint32_t gen;               /* this gather's generation (never 0: a record's before the
+                                   first gather) */
 } gather_mem;
 
 #define GATHER_ALIGN 64
@@ -985,7 +986,8 @@ static void gather_steps(gait_gather *g) {
 #if defined(__SSE2__)
             if (one >= 0) {
                 /* (the float arrays have GATHER_GROUP spare entries past the last triangle) */
-                __m128 off = _mm_set1_ps(m->run[one].qoff[k % 3]), sc = _mm_set1_ps(m->qscale[k % 3]);
+                __m128 off = _mm_set1_ps(m->run[one].qoff[k % 3]);
+                __m128 sc = _mm_set1_ps(m->qscale[k % 3]);
                 __m128i v = _mm_packs_epi32(to_steps4(_mm_loadu_ps(src), off, sc, up),
                                             to_steps4(_mm_loadu_ps(src + 4), off, sc, up));
                 _mm_store_si128((__m128i *)(void *)row, v);
@@ -1019,7 +1021,8 @@ static inline unsigned steps_hit(const int16_t *rec, const int16_t lo[3], const 
     for (int j = 0; j < GATHER_GROUP; j++) {
         bool meets = true;
         for (int k = 0; k < 3; k++)
-            meets = meets && rec[k * GATHER_GROUP + j] <= hi[k] && rec[(3 + k) * GATHER_GROUP + j] >= lo[k];
+            meets = meets && rec[k * GATHER_GROUP + j] <= hi[k] &&
+                    rec[(3 + k) * GATHER_GROUP + j] >= lo[k];
         if (meets) mask |= 1u << j;
     }
     return mask;
@@ -1221,7 +1224,8 @@ static void walk_gathered(query *qy, gait_gather *g) {
                 continue;
             }
             gait__tri_hit h;
-            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h, &m->tri[j].memo, &cl.pre[k]))
+            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h,
+                                    &m->tri[j].memo, &cl.pre[k]))
                 take_hit(qy, &h, (int)m->src[j]->index);
         }
     }
@@ -1467,6 +1471,13 @@ void gait__gather_prefetch(const gait_gather *g, int stage) {
     __builtin_prefetch(m);
     if (stage == 1) return;
     __builtin_prefetch(m->run);
+    if (!m->stepped) {
+        for (int k = 0; k < 3; k++) {
+            __builtin_prefetch(m->bmin[k]);
+            __builtin_prefetch(m->bmax[k]);
+        }
+        return;
+    }
     __builtin_prefetch(m->qgroup);
     for (int i = 0; i < g->count; i += GATHER_GROUP) {
         const char *q = (const char *)(m->qtri + i * 6);
