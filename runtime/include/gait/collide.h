@@ -287,7 +287,7 @@ typedef struct gait_gather {
 } gait_gather;
 
 /* Bytes of scratch a gather of `capacity` triangles needs (0 when capacity is outside
- * 1..1<<20). About 350 bytes a triangle; 256 triangles (88 KiB) hold a character's step on
+ * 1..1<<20). About 360 bytes a triangle; 256 triangles (90 KiB) hold a character's step on
  * any level measured. */
 size_t gait_gather_scratch_bytes(int capacity);
 /* Lays a gather out over the caller's scratch (any alignment; kept until the gather is no

@@ -92,12 +92,12 @@ struct gait_world {
 #define GAIT__WORLD_GATHER 1024
 /* Triangles a character's own gather holds: a move's region (its box and 0.35 m around) keeps
  * under 64 in nearly every step of the meadow, its mesh and the level; a larger one overflows
- * and that move asks the trees (the same answers, slower). 44 KiB a character, 13 of them the
+ * and that move asks the trees (the same answers, slower). 45 KiB a character, 13 of them the
  * triangles' edge planes the kernels keep (before those: 96 saved 6 KiB and cost the level's
  * mover 4 % more instructions; 256 saved 1 % more for 7 KiB more). */
 #define GAIT__CHARACTER_GATHER 128
 /* Slots that get a gather of their own (the first created; a slot keeps its gather for every
- * character it holds later): 44 MiB of caches at most, whatever the world's capacity. The rest
+ * character it holds later): 45 MiB of caches at most, whatever the world's capacity. The rest
  * move through their worker's gather, gathered anew each step: the same bits, a tree walk more. */
 #define GAIT__OWN_GATHERS 1024
 
