@@ -2,7 +2,7 @@
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
  *                      [--show KIND] [--trace WALKER] [--follow WALKER] [--place X Y Z YAW]
- *                      [--heights X Z N]
+ *                      [--stick S] [--heights X Z N]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -27,9 +27,10 @@
  * every step (alone it moves as in the whole run only while it meets no other walker: bodies
  * meet); --follow WALKER prints that walker's every step in the whole run; --place X Y Z YAW
  * puts one walker at those feet (as a trace or a --show printed them) with the stick held full
- * the way that turns it to YAW (radians, as printed) and prints its every step. --heights X Z N
- * prints the terrain scene's heights on the N x N samples (1 m apart) round (X, Z) as a Lua
- * table, for a scenario test that rebuilds a spot a walker met (tests/scenarios/).
+ * (or --stick S of the way: 0 to 1) the way that turns it to YAW (radians, as printed) and prints
+ * its every step. --heights X Z N prints the terrain scene's heights on the N x N samples (1 m
+ * apart) round (X, Z) as a Lua table, for a scenario test that rebuilds a spot a walker met
+ * (tests/scenarios/).
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -325,11 +326,12 @@ static void count_pair(tally *t, const char *msg) {
     if (t->npairs < 32) t->pairs[t->npairs++] = (pair_count){(gait_state)sa, (gait_state)sb, 1};
 }
 
-/* --place: one walker at these feet, the stick held full to turn it to this yaw (no presses) */
+/* --place: one walker at these feet, the stick held to turn it to this yaw (no presses), full
+ * or as far as --stick says (a walk: the survey's walkers hold it part way now and then) */
 static struct {
     bool on;
-    double x, y, z, heading;
-} placed;
+    double x, y, z, heading, stick;
+} placed = {.stick = 1.0};
 
 /* The terrain scene's heights round (x, z), n x n samples 1 m apart from the cell corner below
  * (x - n / 2, z - n / 2), rows along +x, one row per z, as a Lua table. 0 on success. Give
@@ -410,8 +412,9 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             gait_input in;
             memset(&in, 0, sizeof in);
             if (placed.on) {
-                in.move_x = -sin(placed.heading); /* the stick that turns the body to that yaw */
-                in.move_y = cos(placed.heading);
+                /* the stick that turns the body to that yaw */
+                in.move_x = -sin(placed.heading) * placed.stick;
+                in.move_y = cos(placed.heading) * placed.stick;
                 gait_character_set_input(w, k->id, &in);
                 continue;
             }
@@ -565,13 +568,19 @@ int main(int argc, char **argv) {
             placed.y = atof(argv[++i]);
             placed.z = atof(argv[++i]);
             placed.heading = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--stick") && i + 1 < argc) {
+            placed.stick = atof(argv[++i]);
+            if (!(placed.stick >= 0 && placed.stick <= 1)) {
+                fprintf(stderr, "walkers: --stick takes 0 to 1 (how far the stick is held)\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--heights") && i + 3 < argc) {
             double x = atof(argv[++i]), z = atof(argv[++i]);
             return print_heights(seed, x, z, atoi(argv[++i]));
         } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
                             "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
-                            "[--place X Y Z YAW] [--heights X Z N]\n");
+                            "[--place X Y Z YAW [--stick S]] [--heights X Z N]\n");
             return 2;
         }
     }
