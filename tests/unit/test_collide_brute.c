@@ -11,6 +11,7 @@
 #include "check.h"
 #include "collide_fixtures.h"
 #include "collide/collide_internal.h"
+#include "character/mover_internal.h"
 
 typedef struct rng { uint32_t s; } rng;
 static double rnd(rng *r) { r->s = r->s * 1664525u + 1013904223u; return (double)(r->s >> 8) / 16777216.0; }
@@ -308,6 +309,73 @@ TEST(collide_gather_follows_the_colliders_changes) {
     CHECK(gait_gather_init(&g, mem, 16) == GAIT_ERR_CAPACITY);
     CHECK(gait_gather_scratch_bytes(0) == 0 && gait_gather_scratch_bytes((1 << 20) + 1) == 0);
     free(mem);
+    gait_collider_destroy(c);
+}
+
+/* A distinct overlap (the mover's support reading) keeps one contact for each point and normal:
+ * copies of a wall, laid over each other exactly or with their corners listed from another one
+ * (no coincident group then), give the same contact once, so a floor the capsule also touches,
+ * less deep, still makes a list of 16 that the copies fill in a plain overlap. The same answer
+ * through a gather as through the trees. */
+TEST(collide_distinct_overlap_keeps_one_contact_per_point) {
+    enum { COPIES = 40 };
+    /* a 4 x 4 m floor of two triangles, then a wall at x = 0 facing -x (a quad), laid COPIES
+     * times: the odd copies with their corners rotated */
+    float floor_t[2 * 9] = {-2, 0, -2, -2, 0, 2, 2, 0, 2, -2, 0, -2, 2, 0, 2, 2, 0, -2};
+    float wall[2 * 9] = {0, 0, -2, 0, 3, -2, 0, 3, 2, 0, 0, -2, 0, 3, 2, 0, 0, 2};
+    int n = 2 + 2 * COPIES;
+    float *t = malloc(sizeof(float) * 9 * (size_t)n);
+    memcpy(t, floor_t, sizeof floor_t);
+    for (int k = 0; k < COPIES; k++)
+        for (int j = 0; j < 2; j++)
+            for (int v = 0; v < 3; v++)
+                memcpy(t + 18 + 18 * k + 9 * j + 3 * v, wall + 9 * j + 3 * ((v + k % 2) % 3),
+                       3 * sizeof(float));
+    gait_collider *c = make_collider(NULL);
+    gait_vec3 zero = {0, 0, 0};
+    add_tris(c, t, n, zero);
+    /* 5 cm into the wall, 1 cm into the floor: the wall's contacts are the deeper */
+    gait_capsule cap = {{-0.25, 0.29, 0}, {-0.25, 1.5, 0}, 0.3};
+    gait_contact_point plain[16], once[16], gathered[16];
+    bool tr;
+    int np = gait_collider_capsule_overlap(c, &cap, NULL, plain, 16, &tr);
+    CHECK(tr && np == 16);
+    int floors = 0;
+    for (int i = 0; i < np; i++) floors += plain[i].normal.y > 0.9;
+    CHECK_EQ_INT(floors, 0); /* the copies filled the list */
+    int nd = gait__capsule_overlap_distinct(c, NULL, &cap, NULL, once, 16, &tr);
+    CHECK(!tr && nd >= 2 && nd <= 4);
+    floors = 0;
+    int walls = 0, same = 0;
+    for (int i = 0; i < nd; i++) {
+        floors += once[i].normal.y > 0.9;
+        walls += once[i].normal.x < -0.9;
+        for (int j = 0; j < i; j++)
+            same += v3_len(v3_sub(once[i].point, once[j].point)) < 1e-6 &&
+                    v3_dot(once[i].normal, once[j].normal) > 1 - 1e-9;
+    }
+    CHECK(floors >= 1 && walls >= 1 && floors + walls == nd);
+    CHECK_EQ_INT(same, 0);
+    /* the wall's contact as deep as the plain overlap's deepest */
+    double deepest = 0;
+    for (int i = 0; i < nd; i++)
+        if (once[i].normal.x < -0.9 && once[i].depth > deepest) deepest = once[i].depth;
+    CHECK(fabs(deepest - plain[0].depth) < 1e-12 && fabs(deepest - 0.05) < 1e-9);
+    /* through a gather holding the capsule: the same contacts */
+    size_t bytes = gait_gather_scratch_bytes(256);
+    void *mem = malloc(bytes);
+    gait_gather g;
+    CHECK(gait_gather_init(&g, mem, bytes) == GAIT_OK);
+    gait_vec3 lo = {-1, -1, -1}, hi = {1, 2, 1};
+    CHECK(gait_collider_gather(c, lo, hi, &g) == GAIT_OK && !g.overflow);
+    int ng = gait__capsule_overlap_distinct(c, &g, &cap, NULL, gathered, 16, &tr);
+    CHECK(!tr && ng == nd && same_contacts(once, gathered, nd));
+    /* a gather of another collider is refused */
+    gait_collider *other = make_collider(NULL);
+    CHECK(gait__capsule_overlap_distinct(other, &g, &cap, NULL, gathered, 16, NULL) == -1);
+    gait_collider_destroy(other);
+    free(mem);
+    free(t);
     gait_collider_destroy(c);
 }
 

@@ -48,6 +48,7 @@ typedef struct query {
     gait_contact_point *out;
     int cap, n;
     bool truncated;
+    bool distinct;              /* one contact per point and normal (gait__capsule_overlap_distinct) */
     /* sweep results */
     bool found;
     double best_t;
@@ -121,9 +122,26 @@ static bool keeps_before(const gait_contact_point *a, const gait_contact_point *
     return key_less(a, b);
 }
 
+/* Whether two contacts are one: the same point (within DISTINCT_POINT) with the same normal
+ * (within DISTINCT_NORMAL), as an edge or a vertex several triangles share gives each of them. */
+#define DISTINCT_POINT 1e-6   /* m */
+#define DISTINCT_NORMAL 1e-9  /* 1 - cos of the angle between the normals */
+static bool same_contact(const gait_contact_point *a, const gait_contact_point *b) {
+    gait_vec3 d = v3_sub(a->point, b->point);
+    return v3_dot(d, d) <= DISTINCT_POINT * DISTINCT_POINT &&
+           v3_dot(a->normal, b->normal) >= 1 - DISTINCT_NORMAL;
+}
+
 /* Adds a contact; when the list is full, it replaces the one it keeps last if it ranks before
- * it. Returns whether it went in. */
+ * it. Returns whether it went in. A distinct query keeps one of each contact (the one it keeps
+ * first): a copy takes no place of its own. */
 static bool add_contact(query *qy, const gait_contact_point *cp) {
+    if (qy->distinct)
+        for (int i = 0; i < qy->n; i++)
+            if (same_contact(&qy->out[i], cp)) {
+                if (keeps_before(cp, &qy->out[i])) qy->out[i] = *cp;
+                return true;
+            }
     if (qy->n < qy->cap) {
         qy->out[qy->n++] = *cp;
         return true;
@@ -196,7 +214,7 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
         cp.triangle = tri_index;
         if (!add_contact(qy, &cp)) return;
         uint32_t g = flags >> GAIT__GROUP_SHIFT;
-        if (!g) return;
+        if (!g || qy->distinct) return; /* the copies' contacts are this one */
         const gait__landmark *lm = qy->lmp;
         for (uint32_t k = lm->dup_start[g - 1]; k < lm->dup_start[g]; k++) {
             cp.triangle = (int)lm->dup_index[k];
@@ -1264,6 +1282,7 @@ static void query_init(query *qy, const gait_collider *c, const gait_filter *f, 
     qy->out = NULL;
     qy->cap = qy->n = 0;
     qy->truncated = false;
+    qy->distinct = false;
     qy->found = false;
     qy->best_t = 1.0;
     qy->g = NULL;
@@ -1327,7 +1346,7 @@ static void run(query *qy, gait_gather *g) {
 
 static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsule *capsule,
                        const gait_filter *filter, gait_contact_point *out, int capacity,
-                       bool *truncated, int brute) {
+                       bool *truncated, int brute, bool distinct) {
     if (truncated) *truncated = false;
     if (!c || !capsule || capacity < 0 || (!out && capacity > 0)) return -1;
     if (!v3_finite(capsule->a) || !v3_finite(capsule->b) || !(capsule->radius > 0) ||
@@ -1338,6 +1357,7 @@ static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsul
     query_init(&qy, c, filter, Q_OVERLAP, capsule->a, capsule->b, capsule->radius, v3(0, 0, 0), brute);
     qy.out = out;
     qy.cap = capacity;
+    qy.distinct = distinct;
     run(&qy, g);
     sort_contacts(out, qy.n);
     if (truncated) *truncated = qy.truncated;
@@ -1347,13 +1367,13 @@ static int overlap_run(const gait_collider *c, gait_gather *g, const gait_capsul
 int gait__capsule_overlap_ex(const gait_collider *c, const gait_capsule *capsule,
                              const gait_filter *filter, gait_contact_point *out, int capacity,
                              bool *truncated, int brute) {
-    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, brute);
+    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, brute, false);
 }
 
 int gait_collider_capsule_overlap(const gait_collider *c, const gait_capsule *capsule,
                                   const gait_filter *filter, gait_contact_point *out,
                                   int capacity, bool *truncated) {
-    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, 0);
+    return overlap_run(c, NULL, capsule, filter, out, capacity, truncated, 0, false);
 }
 
 static void fill_hit(const query *qy, gait_vec3 delta, double skin, gait_hit *out) {
@@ -1553,7 +1573,16 @@ int gait_gather_capsule_overlap(gait_gather *g, const gait_capsule *capsule, con
                                 gait_contact_point *out, int capacity, bool *truncated) {
     if (truncated) *truncated = false;
     if (!g) return -1;
-    return overlap_run(g->collider, g, capsule, filter, out, capacity, truncated, 0);
+    return overlap_run(g->collider, g, capsule, filter, out, capacity, truncated, 0, false);
+}
+
+/* (declared for the mover in character/mover_internal.h, as gait__gather_prefetch is) */
+int gait__capsule_overlap_distinct(const gait_collider *c, gait_gather *g,
+                                   const gait_capsule *capsule, const gait_filter *filter,
+                                   gait_contact_point *out, int capacity, bool *truncated) {
+    if (truncated) *truncated = false;
+    if (g && g->collider != c) return -1;
+    return overlap_run(c, g, capsule, filter, out, capacity, truncated, 0, true);
 }
 
 bool gait_gather_capsule_sweep(gait_gather *g, const gait_capsule *capsule, gait_vec3 delta,
