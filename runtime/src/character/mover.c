@@ -157,15 +157,6 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
     gait_vec3 lo, hi;
     moved_box(c->a, c->b, c->radius, v3(0, 0, 0), &lo, &hi);
     g = gait__gather_for(col, g, f, lo, hi);
-    return g ? gait_gather_capsule_overlap(g, c, f, cp, cap, more)
-             : gait_collider_capsule_overlap(col, c, f, cp, cap, more);
-}
-
-int gait__query_overlap_distinct(const gait_collider *col, gait_gather *g, const gait_capsule *c,
-                                 const gait_filter *f, gait_contact_point *cp, int cap, bool *more) {
-    gait_vec3 lo, hi;
-    moved_box(c->a, c->b, c->radius, v3(0, 0, 0), &lo, &hi);
-    g = gait__gather_for(col, g, f, lo, hi);
     return gait__capsule_overlap_distinct(col, g, c, f, cp, cap, more);
 }
 
@@ -175,10 +166,6 @@ static bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d, con
 }
 static bool q_ray(const gait_mover *m, gait_vec3 o, gait_vec3 d, const gait_filter *f, gait_hit *hit) {
     return gait__query_ray(m->collider, m->gather, o, d, f, hit);
-}
-static int q_overlap(const gait_mover *m, const gait_capsule *c, const gait_filter *f,
-                     gait_contact_point *cp, int cap, bool *more) {
-    return gait__query_overlap(m->collider, m->gather, c, f, cp, cap, more);
 }
 
 /* A cast of the capsule against the landmarks only (the body's probes: a wall to catch, a floor
@@ -406,12 +393,11 @@ static bool in_box(gait_vec3 p, gait_vec3 lo, gait_vec3 hi) {
  * that touches the latch box, so a large sloping one reaching out of the box would be ignored
  * where it is not the ledge; here only the contacts inside the box are, as the traversal's latch means
  * (docs/behaviour.md, "Traversal"). cp holds CONTACT_CAP: the landmarks' MAX_CONTACTS, then one
- * for each other character the capsule is across. */
-static int overlap_as(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp,
-                      bool distinct) {
-    int n = distinct ? gait__query_overlap_distinct(m->collider, m->gather, cap, &m->filter, cp,
-                                                    MAX_CONTACTS, NULL)
-                     : q_overlap(m, cap, &m->filter, cp, MAX_CONTACTS, NULL);
+ * for each other character the capsule is across. One contact for each point and normal: a copy
+ * adds nothing to a push or a support, and copies filling the list left the rest out
+ * (contact_support). */
+static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
+    int n = gait__query_overlap(m->collider, m->gather, cap, &m->filter, cp, MAX_CONTACTS, NULL);
     if (m->latch && n > 0) {
         int k = 0;
         for (int i = 0; i < n; i++) {
@@ -439,10 +425,6 @@ static int overlap_as(const gait_mover *m, const gait_capsule *cap, gait_contact
         cp[n++] = c;
     }
     return n;
-}
-
-static int overlap(const gait_mover *m, const gait_capsule *cap, gait_contact_point *cp) {
-    return overlap_as(m, cap, cp, false);
 }
 
 /* The deepest a capsule at feet overlaps a landmark (m), 0 when it overlaps none. */
@@ -741,12 +723,12 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     s.radius += SUPPORT_MARGIN;
     gait_contact_point cp[CONTACT_CAP]; /* overlap adds other characters' contacts after the
                                            landmarks' MAX_CONTACTS */
-    /* one contact for each point and normal: stair steps stacked corner over corner gave the
-     * same edge contact once for each of their faces there, 16 of them, and the slope the body
-     * also rested on was left out of the list (the walkers' mesh scene, seed 101: the landing
-     * read a notch of the slope and the corner, the walk a millimetre on read the corner alone
-     * and fell, walk <-> fall every fourth step; notch_stair_corner.lua) */
-    int n = overlap_as(m, &s, cp, true);
+    /* one contact for each point and normal (overlap): stair steps stacked corner over corner
+     * gave the same edge contact once for each of their faces there, 16 of them, and the slope
+     * the body also rested on was left out of the list (the walkers' mesh scene, seed 101: the
+     * landing read a notch of the slope and the corner, the walk a millimetre on read the
+     * corner alone and fell, walk <-> fall every fourth step; notch_stair_corner.lua) */
+    int n = overlap(m, &s, cp);
     steep_set steep;
     steep.count = 0;
     /* the steep terrain under the feet, and its steep cells around them: a notch of the height

@@ -78,20 +78,19 @@ bool gait__query_sweep(const gait_collider *col, gait_gather *g, const gait_caps
                        const gait_filter *f, gait_hit *hit);
 bool gait__query_ray(const gait_collider *col, gait_gather *g, gait_vec3 o, gait_vec3 d,
                      const gait_filter *f, gait_hit *hit);
-int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_capsule *c,
-                        const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
 /* (collide_query.c) As gait_collider_capsule_overlap (g NULL) or gait_gather_capsule_overlap
  * (g, of collider c), but one contact for each point and normal: a contact at the same point
  * (within 1e-6 m) with the same normal as one kept (an edge or a vertex several triangles share:
  * stair steps stacked corner over corner, copies of a mesh laid over each other) keeps the deeper
- * of the two and takes no place of its own. For readers of distinct faces (the mover's support
- * reading), whom a full list of one edge's copies left blind to the face beside it. */
+ * of the two and takes no place of its own. For readers of distinct faces (the mover's push-out
+ * and support reading), whom a full list of one edge's copies left blind to the face beside it. */
 int gait__capsule_overlap_distinct(const gait_collider *c, gait_gather *g,
                                    const gait_capsule *capsule, const gait_filter *filter,
                                    gait_contact_point *out, int capacity, bool *truncated);
-/* gait__query_overlap, one contact for each point and normal (gait__capsule_overlap_distinct). */
-int gait__query_overlap_distinct(const gait_collider *col, gait_gather *g, const gait_capsule *c,
-                                 const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
+/* The overlap as the mover asks it: one contact for each point and normal
+ * (gait__capsule_overlap_distinct). */
+int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_capsule *c,
+                        const gait_filter *f, gait_contact_point *cp, int cap, bool *more);
 /* Whether the cache (may be NULL) knows that no landmark comes near a capsule of this mover at
  * feet (its known-empty capsule, at the collider's present revision, holds it): the capsule
  * there overlaps no landmark, and stands across no other character's half-space (gait_mover.
