@@ -61,6 +61,7 @@
                                   to it (clip_planes passes it over) */
 #define CREASE_FAINT 1e-3      /* of a move's length: a crease carrying no more of it is taken
                                   only when no crease carries more (clip_planes) */
+#define NOTCH_REFUSED 1e-3    /* m: a walk moved less than this was refused (walk's notch crease) */
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
@@ -767,6 +768,23 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
         add_steep(&steep, nn, cp[i].point);
     }
     return walk || steep_pair(m, &steep, n_out);
+}
+
+/* The crease of a notch two steep faces make round a capsule at feet (steep_pair, as
+ * contact_support reads its contacts, walkable ones left out): its normal in *n_out. */
+static bool notch_crease(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
+    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
+    s.radius += SUPPORT_MARGIN;
+    gait_contact_point cp[CONTACT_CAP];
+    int n = overlap(m, &s, cp);
+    steep_set steep;
+    steep.count = 0;
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal;
+        if (is_ceiling(nn) || body_triangle(cp[i].triangle) || nn.y >= m->cos_steep) continue;
+        add_steep(&steep, nn, cp[i].point);
+    }
+    return steep_pair(m, &steep, n_out);
 }
 
 /* The bottom sphere's rest on the height function's own triangles: the feet at `feet` over a
@@ -1522,6 +1540,21 @@ static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
 
     gait__slide_info si;
     gait_vec3 p = slide(m, start, d3, SLIDE_FLATTEN, on_plane ? &ground_normal : NULL, &si);
+    /* refused between two steep faces leaning towards each other (a V trough narrower than the
+     * body, over ground that falls away along it): along the ground's plane the move goes down
+     * into the V, held by both faces; the faces hold the body up, and it walks along their
+     * crease (docs/behaviour.md, "The body"), as it would standing in the notch */
+    gait_vec3 crease;
+    if (on_plane && si.steep && si.np >= 2 && v3_len2(v3_sub(p, start)) < NOTCH_REFUSED * NOTCH_REFUSED &&
+        notch_crease(m, start, &crease) && v3_dot(crease, ground_normal) < 1 - 1e-9) {
+        gait_vec3 dc = v3(d.x, -(crease.x * d.x + crease.z * d.z) / crease.y, d.z);
+        gait__slide_info sc;
+        gait_vec3 pc = slide(m, start, dc, SLIDE_FLATTEN, &crease, &sc);
+        if (v3_len2(v3_sub(pc, start)) > v3_len2(v3_sub(p, start))) {
+            p = pc;
+            si = sc;
+        }
+    }
     bool floor_met = si.floor;
     r->touched = si.solid;
     double h0;
