@@ -23,14 +23,14 @@
  * The camera's yaw is 0 (the stick's forward is +z), whatever way a walker faces. Fixed steps at 60 Hz through
  * gait_world_update, the host's path.
  *
- * --show KIND prints each event of that kind; --trace WALKER runs that walker alone and prints its
- * every step (alone it moves as in the whole run only while it meets no other walker: bodies
- * meet); --follow WALKER prints that walker's every step in the whole run; --place X Y Z YAW
- * puts one walker at those feet (as a trace or a --show printed them) with the stick held full
- * (or --stick S of the way: 0 to 1) the way that turns it to YAW (radians, as printed) and prints
- * its every step. --heights X Z N prints the terrain scene's heights on the N x N samples (1 m
- * apart) round (X, Z) as a Lua table, for a scenario test that rebuilds a spot a walker met
- * (tests/scenarios/).
+ * --show KIND prints each event of that kind (changes: each walker over 30 changes in a window);
+ * --trace WALKER runs that walker alone and prints its every step (alone it moves as in the whole
+ * run only while it meets no other walker: bodies meet); --follow WALKER prints that walker's
+ * every step in the whole run; --place X Y Z YAW puts one walker at those feet (as a trace or a
+ * --show printed them) with the stick held full (or --stick S of the way: 0 to 1) the way that
+ * turns it to YAW (radians, as printed) and prints its every step. --heights X Z N prints the
+ * terrain scene's heights on the N x N samples (1 m apart) round (X, Z) as a Lua table, for a
+ * scenario test that rebuilds a spot a walker met (tests/scenarios/).
  *
  * What it counts, per scene (a walker counts once per kind however often it happens; events are
  * every occurrence):
@@ -514,7 +514,12 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         walker *k = &wk[i];
         if (!gait_character_valid(w, k->id)) continue;
         bool over = false;
-        for (int q = 0; q < 8; q++) over |= k->changes[q] > 30;
+        for (int q = 0; q < 8; q++) {
+            over |= k->changes[q] > 30;
+            if (k->changes[q] > 30 && show && strcmp(show, "changes") == 0)
+                printf("  changes walker %d: %d state changes in %d-%d s\n", i, k->changes[q],
+                       10 * q, 10 * q + 10);
+        }
         t->flicker30 += over;
         t->path_sum += k->path;
         const gait_locomotion *num = gait_world_locomotion(w, GAIT_BODY_MEDIUM_FEMALE);
