@@ -263,8 +263,13 @@ static gait_state gate_water(const gait_phase *ph, const gait_gate_input *in, co
         return GAIT_STATE_IDLE;                                   /* back where stamina was full */
     }
     if (!stamina_left(in)) return GAIT_STATE_DROWN;               /* stamina out */
-    /* ground within wading depth (less a margin, so the shore does not flicker) */
-    if (c->water_depth <= n->wading_depth - n->swim_exit_margin) return on_foot_rest(in, n);
+    /* ground within wading depth (less a margin, so the shore does not flicker) that the body
+     * can stand on: a bank too steep to stand on under the surface is swum along. Stood on, the
+     * body slid off it as a fall, back into deep water and the swim, every few steps, each swim
+     * paying its first stroke until it drowned (the walkers' terrain scene, seed 3: fall -> swim
+     * -> run -> fall, 64 changes in 10 s) */
+    if (c->water_depth <= n->wading_depth - n->swim_exit_margin && !c->steep)
+        return on_foot_rest(in, n);
     if (s == GAIT_STATE_SWIM_DASH) {
         if (!held(in, GAIT_BUTTON_SPRINT)) return GAIT_STATE_SWIM; /* sprint let go */
         return GAIT_STATE_SWIM_DASH;
