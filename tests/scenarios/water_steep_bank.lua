@@ -1,10 +1,10 @@
 -- A swimmer at a bank too steep to stand on (docs/behaviour.md, "States and transitions", in
--- water: a swim ends on foot where the water is no deeper than wading_depth - swim_exit_margin
--- and the ground under the feet can be stood on). Pushed into the bank, the water under the body grows shallow while the
--- ground there is a face it cannot stand on: it swims on. Put on foot there, it slid off as a
--- fall, back into deep water, and swam again, every few steps, paying each swim's first stroke
--- until it drowned (the walkers' terrain scene, seed 3: fall -> swim -> run -> fall, 64 state
--- changes in 10 s).
+-- water: a swim ends on foot where the water is no deeper than wading_depth - swim_exit_margin and
+-- the ground under the feet can be stood on). Pushed into the bank, the water under the body grows
+-- shallow while the ground there is a face it cannot stand on: it swims on. Put on foot there, it
+-- slid off as a fall, back into deep water, and swam again, every few steps, paying each swim's
+-- first stroke until it drowned (the walkers' terrain scene, seed 3: fall -> swim -> run -> fall,
+-- 64 state changes in 10 s).
 local gait = require("gait")
 local S = require("gait.scenario")
 
