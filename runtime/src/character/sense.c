@@ -189,6 +189,23 @@ static void no_ledge(gait__senses *out) {
     out->deferred = true;
 }
 
+/* Whether a body off the ground (over the top of a climb, which rises from where it is: no
+ * approach) meets, rising from its feet to the ledge, a face over it that leans over the way up
+ * from behind: one facing down and towards the ledge, not the ledge's own lip. The scan's room
+ * check rises from the approach point beside the face; a climber may hang elsewhere, under an
+ * overhang at its back (a trough's wall leaning over a riser of the ground), and the rise met
+ * it at once, was blocked, ended, and was offered again: climb -> traverse -> run every 15
+ * steps, a centimetre up each time (the walkers' mesh scene, seed 101). */
+static bool rise_blocked(const gait_collider *col, gait_gather *gather, const gait_traverse_query *q,
+                         const gait_traverse_scan *s) {
+    gait_capsule c = gait__upright_capsule(q->feet, q->radius, q->height);
+    gait_hit hit;
+    gait_vec3 in = v3_neg(s->wall_normal);
+    return gait__query_sweep(col, gather, &c, v3(0, s->height + GAIT__TRAVERSE_CLEAR, 0), &q->filter,
+                             &hit) &&
+           hit.normal.y < 0 && hit.normal.x * in.x + hit.normal.z * in.z > 0;
+}
+
 void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait_traverse_table *tab,
                        gait_vec3 feet, const gait__ledge_request *rq, const gait_locomotion *n,
                        const gait__traverse *last, gait__senses *out) {
@@ -246,5 +263,11 @@ void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait
         }
     }
     out->scanned = true;
+    if (ok && rq->climbing && rise_blocked(col, gather, q, &out->scan)) {
+        out->scan.ok = false;
+        out->scan.room = false;
+        snprintf(out->scan.reason, sizeof out->scan.reason, "no room to rise");
+        ok = false;
+    }
     if (ok) out->offer = gait__traverse_offer(tab, &out->scan, rq->speed, rq->climbing, &out->offer_row);
 }
