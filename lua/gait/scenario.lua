@@ -43,6 +43,22 @@ function M.quad(t, a, b, c, d)
   return t
 end
 
+-- A world of no terrain holding one landmark for each of `meshes`, each a flat list of
+-- triangles, 9 numbers each ({x1, y1, z1, x2, y2, z2, x3, y3, z3, x1, ...}: a spot of a level
+-- as a tool printed it).
+function M.spot(meshes, max_characters)
+  local w = gait.world.new{max_characters = max_characters or 2}
+  for _, flat in ipairs(meshes) do
+    local t = {}
+    for i = 1, #flat, 9 do
+      t[#t + 1] = {flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5],
+                   flat[i + 6], flat[i + 7], flat[i + 8]}
+    end
+    assert(w:add_landmark{triangles = t})
+  end
+  return w
+end
+
 -- A body spawned in the air with its feet at (x, y, z): stood on a 1 m plate 1 cm under the feet,
 -- which is then removed, so the first step falls from there. `spawn` (may be nil) holds more
 -- w:spawn fields (yaw, stamina, ...).

@@ -10,7 +10,6 @@
 -- leaning over it at 74 deg. The triangles are the survey's within 2.5 m of it, as it builds
 -- them (floats, printed exactly).
 local S = require("gait.scenario")
-local gait = require("gait")
 
 local GROUND = { -- 32 triangles, 9 numbers each
   -36.7999992, 7.69314861, 4.80000019, -36.7999992, 7.59491396, 6.4000001, -35.2000008, 7.5927949,
@@ -58,18 +57,7 @@ local TROUGH = { -- 5 triangles, 9 numbers each
   -40.024189, 8.61802101, 10.1854591
 }
 
-local function spot()
-  local w = gait.world.new{max_characters = 2}
-  for _, flat in ipairs({GROUND, TROUGH}) do
-    local t = {}
-    for i = 1, #flat, 9 do
-      t[#t + 1] = {flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5],
-                   flat[i + 6], flat[i + 7], flat[i + 8]}
-    end
-    assert(w:add_landmark{triangles = t})
-  end
-  return w
-end
+local function spot() return S.spot({GROUND, TROUGH}) end
 
 test("a climb up a riser under an overhang at its back is never a mantle played over and over",
   function()

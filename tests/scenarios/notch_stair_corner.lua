@@ -11,7 +11,6 @@
 -- with the stick part way). The triangles are the survey's ground mesh and stairs within 2.5 m of
 -- it, as the survey builds them (floats, printed exactly).
 local S = require("gait.scenario")
-local gait = require("gait")
 
 local GROUND = { -- 32 triangles, 9 numbers each
   -57.5999985, -2.00922418, -57.5999985, -57.5999985, -2.2248733, -56, -56, -3.0735929,
@@ -149,18 +148,7 @@ local STAIRS = { -- 72 triangles, 9 numbers each
 }
 
 -- the two meshes as the survey adds them (one landmark each), no terrain
-local function spot()
-  local w = gait.world.new{max_characters = 2}
-  for _, flat in ipairs({GROUND, STAIRS}) do
-    local t = {}
-    for i = 1, #flat, 9 do
-      t[#t + 1] = {flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5],
-                   flat[i + 6], flat[i + 7], flat[i + 8]}
-    end
-    assert(w:add_landmark{triangles = t})
-  end
-  return w
-end
+local function spot() return S.spot({GROUND, STAIRS}) end
 
 -- the body where the survey's walker flickered, facing along its walk; the camera's yaw 0, as
 -- the survey holds it (the stick's forward is +z)
