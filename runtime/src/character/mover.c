@@ -61,7 +61,8 @@
                                   to it (clip_planes passes it over) */
 #define CREASE_FAINT 1e-3      /* of a move's length: a crease carrying no more of it is taken
                                   only when no crease carries more (clip_planes) */
-#define NOTCH_REFUSED 1e-3    /* m: a walk moved less than this was refused (walk's notch crease) */
+#define NOTCH_REFUSED 1e-3     /* m: a walk moved less than this was refused (walk's notch
+                                  crease) */
 #define RISER_PAST 0.02        /* m past a sloped riser's top its walkable ground is looked for */
 #define RISER_SAMPLES 4        /* points a sloped riser's top is looked for at (5-8 cm apart for
                                   a 46 deg face, the longest steep one) */
@@ -704,6 +705,20 @@ static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
     }
 }
 
+/* The contacts a support reading weighs: the whole capsule's (a wall it leans on higher up, a
+ * band over a steep slope, holds it too), SUPPORT_MARGIN beyond its radius; cp holds
+ * CONTACT_CAP (overlap adds other characters' contacts after the landmarks' MAX_CONTACTS). One
+ * contact for each point and normal (overlap): stair steps stacked corner over corner gave the
+ * same edge contact once for each of their faces there, 16 of them, and the slope the body also
+ * rested on was left out of the list (the walkers' mesh scene, seed 101: the landing read a
+ * notch of the slope and the corner, the walk a millimetre on read the corner alone and fell,
+ * walk <-> fall every fourth step; notch_stair_corner.lua). */
+static int support_contacts(const gait_mover *m, gait_vec3 feet, gait_contact_point *cp) {
+    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
+    s.radius += SUPPORT_MARGIN;
+    return overlap(m, &s, cp);
+}
+
 /* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
  * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere (below its middle,
  * none a ceiling) say more than the first touch —
@@ -719,17 +734,8 @@ static void still_bodies(const gait_mover *m, gait_vec3 feet, steep_set *s) {
 static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3 *terrain_n,
                             gait_vec3 *n_out) {
     gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
-    /* the whole capsule: a wall it leans on higher up (a band over a steep slope) holds it too */
-    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
-    s.radius += SUPPORT_MARGIN;
-    gait_contact_point cp[CONTACT_CAP]; /* overlap adds other characters' contacts after the
-                                           landmarks' MAX_CONTACTS */
-    /* one contact for each point and normal (overlap): stair steps stacked corner over corner
-     * gave the same edge contact once for each of their faces there, 16 of them, and the slope
-     * the body also rested on was left out of the list (the walkers' mesh scene, seed 101: the
-     * landing read a notch of the slope and the corner, the walk a millimetre on read the
-     * corner alone and fell, walk <-> fall every fourth step; notch_stair_corner.lua) */
-    int n = overlap(m, &s, cp);
+    gait_contact_point cp[CONTACT_CAP];
+    int n = support_contacts(m, feet, cp);
     steep_set steep;
     steep.count = 0;
     /* the steep terrain under the feet, and its steep cells around them: a notch of the height
@@ -773,10 +779,8 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
 /* The crease of a notch two steep faces make round a capsule at feet (steep_pair, as
  * contact_support reads its contacts, walkable ones left out): its normal in *n_out. */
 static bool notch_crease(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) {
-    gait_capsule s = gait__upright_capsule(feet, m->radius, m->height);
-    s.radius += SUPPORT_MARGIN;
     gait_contact_point cp[CONTACT_CAP];
-    int n = overlap(m, &s, cp);
+    int n = support_contacts(m, feet, cp);
     steep_set steep;
     steep.count = 0;
     for (int i = 0; i < n; i++) {
@@ -1545,8 +1549,9 @@ static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
      * into the V, held by both faces; the faces hold the body up, and it walks along their
      * crease (docs/behaviour.md, "The body"), as it would standing in the notch */
     gait_vec3 crease;
-    if (on_plane && si.steep && si.np >= 2 && v3_len2(v3_sub(p, start)) < NOTCH_REFUSED * NOTCH_REFUSED &&
-        notch_crease(m, start, &crease) && v3_dot(crease, ground_normal) < 1 - 1e-9) {
+    bool refused = v3_len2(v3_sub(p, start)) < NOTCH_REFUSED * NOTCH_REFUSED;
+    if (on_plane && si.steep && si.np >= 2 && refused && notch_crease(m, start, &crease) &&
+        v3_dot(crease, ground_normal) < 1 - 1e-9) {
         gait_vec3 dc = v3(d.x, -(crease.x * d.x + crease.z * d.z) / crease.y, d.z);
         gait__slide_info sc;
         gait_vec3 pc = slide(m, start, dc, SLIDE_FLATTEN, &crease, &sc);

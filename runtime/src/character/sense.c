@@ -196,14 +196,13 @@ static void no_ledge(gait__senses *out) {
  * overhang at its back (a trough's wall leaning over a riser of the ground), and the rise met
  * it at once, was blocked, ended, and was offered again: climb -> traverse -> run every 15
  * steps, a centimetre up each time (the walkers' mesh scene, seed 101). */
-static bool rise_blocked(const gait_collider *col, gait_gather *gather, const gait_traverse_query *q,
-                         const gait_traverse_scan *s) {
+static bool rise_blocked(const gait_collider *col, gait_gather *gather,
+                         const gait_traverse_query *q, const gait_traverse_scan *s) {
     gait_capsule c = gait__upright_capsule(q->feet, q->radius, q->height);
     gait_hit hit;
-    gait_vec3 in = v3_neg(s->wall_normal);
-    return gait__query_sweep(col, gather, &c, v3(0, s->height + GAIT__TRAVERSE_CLEAR, 0), &q->filter,
-                             &hit) &&
-           hit.normal.y < 0 && hit.normal.x * in.x + hit.normal.z * in.z > 0;
+    gait_vec3 in = v3_neg(s->wall_normal), up = v3(0, s->height + GAIT__TRAVERSE_CLEAR, 0);
+    return gait__query_sweep(col, gather, &c, up, &q->filter, &hit) && hit.normal.y < 0 &&
+           hit.normal.x * in.x + hit.normal.z * in.z > 0;
 }
 
 void gait__sense_ledge(const gait_collider *col, gait_gather *gather, const gait_traverse_table *tab,

@@ -48,7 +48,8 @@ typedef struct query {
     gait_contact_point *out;
     int cap, n;
     bool truncated;
-    bool distinct;              /* one contact per point and normal (gait__capsule_overlap_distinct) */
+    bool distinct;              /* one contact for each point and normal
+                                   (gait__capsule_overlap_distinct) */
     /* sweep results */
     bool found;
     double best_t;
