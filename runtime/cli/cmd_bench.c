@@ -467,13 +467,23 @@ static int run_whole(const meadow_scene *s, bool use_hf, int tess, int n, int re
 
 /* ---- output -------------------------------------------------------------------------------- */
 
+/* FNV-1a (64 bits) of the final feet's bytes: two builds that print the same hash moved every
+ * character along the same path, bit for bit (a change meant to keep the paths is checked so). */
+static unsigned long long feet_hash(const bench_run *r, int n) {
+    unsigned long long h = 1469598103934665603ull;
+    const unsigned char *b = (const unsigned char *)r->final_feet;
+    for (size_t i = 0; i < sizeof(double) * 3 * (size_t)n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
 static void print_line(const char *variant, const char *what, const bench_run *r, const bench_stats *st,
-                       bool level, double build_ms) {
+                       bool level, double build_ms, int n) {
     printf("{\"peer\": \"gait\", \"variant\": \"%s\", \"what\": \"%s\", \"medianUs\": %.4f, \"meanPath\": %.3f, "
            "\"stuck\": %d, \"fell\": %d, \"offMap\": %d, \"%s\": %d, \"feetAboveTerrain\": %.5f, "
-           "\"repsBitIdentical\": %s, \"allocsDuringTimedSteps\": %ld, \"buildMs\": %.1f}\n",
+           "\"repsBitIdentical\": %s, \"feetHash\": \"%016llx\", \"allocsDuringTimedSteps\": %ld, "
+           "\"buildMs\": %.1f}\n",
            variant, what, r->median, st->mean_path, st->stuck, st->fell, st->off, level ? "inSolid" : "inBox",
-           st->inside, st->feet_above, r->identical ? "true" : "false", r->allocs, build_ms);
+           st->inside, st->feet_above, r->identical ? "true" : "false", feet_hash(r, n), r->allocs, build_ms);
 }
 
 static void write_stats(FILE *f, const char *key, const bench_stats *st, bool level) {
@@ -537,13 +547,13 @@ int gait_cli_bench(int argc, char **argv) {
     gait_collider_destroy(col);
     if (!rc) {
         stats_of(&s, &mover, n, &mst);
-        print_line(variant, "mover", &mover, &mst, level, build_ms);
+        print_line(variant, "mover", &mover, &mst, level, build_ms, n);
     }
     if (!rc && whole) {
         rc = run_whole(&s, use_hf, tess, n, reps, variant, &counter, &wrun, &whole_build_ms);
         if (!rc) {
             stats_of(&s, &wrun, n, &wst);
-            print_line(variant, "whole", &wrun, &wst, level, whole_build_ms);
+            print_line(variant, "whole", &wrun, &wst, level, whole_build_ms, n);
         }
     }
     if (rc) fprintf(stderr, "gait bench: failed\n");
