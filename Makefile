@@ -125,7 +125,7 @@ fuzz: $(FUZZ_BIN)
 # not a test. `make walkers` runs it with its defaults (1000 walkers, 20 s, both scenes).
 WALKERS_BIN := $(BUILD)/fuzz/walkers
 $(BUILD)/obj/tests/walkers.o: tests/fuzz/walkers.c | $(BUILD)/obj/tests
-	$(CC) $(CFLAGS_HOST) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_HOST) -Iruntime/cli -MMD -MP -c $< -o $@
 $(WALKERS_BIN): $(BUILD)/obj/tests/walkers.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $< $(LIB) $(LDLIBS_ALL) -o $@

@@ -207,7 +207,8 @@ static void stats_of(const meadow_scene *s, const bench_run *r, int n, bench_sta
         } else {
             if (!(x >= s->bounds[0] && x <= s->bounds[3] && z >= s->bounds[2] && z <= s->bounds[5])) st->off++;
             else if (y < s->bounds[1] - 1) st->fell++;
-            for (int k = 0; k < 3 && !inside; k++) inside = level_inside_solid(s, x, y + axis[k], z, 0.02);
+            for (int k = 0; k < 3 && !inside && !s->open_mesh; k++)
+                inside = level_inside_solid(s, x, y + axis[k], z, 0.02);
         }
         st->inside += inside;
     }

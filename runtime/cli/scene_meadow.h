@@ -32,6 +32,9 @@ typedef struct meadow_scene {
     double bounds[6];           /* min x y z, max x y z of every triangle */
     const char *generator;      /* written to the header; NULL: this file's meadow */
     uint32_t seed;              /* the generator's seed (the meadow's: 20240611) */
+    int open_mesh;              /* 1: the triangles are no set of closed solids (an imported game
+                                   level: only the faces a player can see), so no point can be
+                                   told inside solid matter ("openMesh" in the header) */
 } meadow_scene;
 
 /* The reference scene with n characters (1000 by default in the spec). */
@@ -309,6 +312,7 @@ int meadow_write(const meadow_scene *s, const char *prefix, char *err, size_t er
     else
         fprintf(f, "\"terrain\":null,\"bounds\":[%.9g,%.9g,%.9g,%.9g,%.9g,%.9g],", s->bounds[0], s->bounds[1],
                 s->bounds[2], s->bounds[3], s->bounds[4], s->bounds[5]);
+    if (s->open_mesh) fputs("\"openMesh\":true,", f);
     fprintf(f, "\"numBoxes\":%d", s->num_boxes);
     meadow__array(f, "boxes", s->boxes, (size_t)s->num_boxes * 7);
     fprintf(f, ",\"dt\":%.17g,\"warmupSteps\":%d,\"timedSteps\":%d,\"repetitions\":%d,\"headingPeriod\":%d,"
@@ -464,6 +468,10 @@ int meadow_read(meadow_scene *s, const char *prefix, char *err, size_t errcap) {
     NUM("numCharacters", s->num_characters, (int));
     NUM("numSegments", s->num_segments, (int));
 #undef NUM
+    {
+        const char *om = meadow__member(js, "openMesh");
+        s->open_mesh = om && !strncmp(om, "true", 4);
+    }
     const char *cap = meadow__member(js, "capsule");
     if (!cap || meadow__num(cap, "radius", &s->radius) || meadow__num(cap, "height", &s->height) ||
         meadow__num(cap, "halfSegment", &s->half_segment)) {

@@ -2,7 +2,7 @@
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
  *                      [--show KIND] [--trace WALKER] [--follow WALKER] [--place X Y Z YAW]
- *                      [--stick S] [--heights X Z N]
+ *                      [--stick S] [--heights X Z N] [--level PREFIX]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -14,7 +14,9 @@
  * ledge bands), stairs (half along a wall), ramps of 15-50 deg, fences in rows, blocks leaning
  * back, a lake with platforms at its water line. Scene "mesh": the ground is a landmark (a
  * triangle mesh, as a level exported from an editor); scene "terrain": the same ground as the
- * heightfield, the rest the same.
+ * heightfield, the rest the same. --level PREFIX runs a meadow-v1 level instead (docs/meadow-v1.md:
+ * meadow_gen --level's, or a game's map written by build/bench/q3_level), one landmark, the
+ * walkers at its spawns in turn.
  *
  * The walkers: spawned with the feet exactly on the surface below a random point (authored spawn
  * points sit on floors), each with its own input stream: a heading held for 1-4 s then another,
@@ -58,6 +60,14 @@
 #endif
 
 #include "live.h"
+
+#define MEADOW_IMPLEMENTATION
+#include "scene_meadow.h"
+
+/* --level PREFIX: a meadow-v1 level (no terrain; docs/meadow-v1.md: the generated level, or a
+ * game's map through tests/bench/q3_level.c) as one landmark, the walkers at its spawns */
+static meadow_scene level_scene;
+static bool level_on;
 #include "shapes.h"
 
 #define HALF 80.0            /* m: the level spans [-HALF, HALF]^2 */
@@ -266,6 +276,16 @@ static gait_world *build(uint64_t seed, bool as_mesh, int walkers) {
     gait_world *w = gait_world_create(&wd);
     if (!w) return NULL;
     gait_collider *c = gait_world_collider(w);
+    if (level_on) {
+        gait_mesh_def def = {level_scene.tris, 3 * level_scene.num_triangles, NULL,
+                             level_scene.num_triangles, {0, 0, 0}, "level"};
+        gait_landmark_id id;
+        if (gait_collider_add_landmark(c, &def, &id) != GAIT_OK) {
+            gait_world_destroy(w);
+            return NULL;
+        }
+        return w;
+    }
     rng r = stream(seed, 1);
     ground g = {runi(&r, 4, 7), runi(&r, 0.05, 0.09), runi(&r, 0.04, 0.07), runi(&r, 0, 6),
                 runi(&r, 2, 3.5), runi(&r, 0.1, 0.16), runi(&r, 0.08, 0.14), runi(&r, 1.8, 2.8)};
@@ -382,7 +402,14 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
         if (trace >= 0 && i != trace) continue; /* one alone */
         gait_hit hit;
         double y = 0;
-        if (gait_collider_ray_cast(col, (gait_vec3){x, 200, z}, (gait_vec3){0, -400, 0}, NULL, &hit))
+        if (level_on) { /* the level's spawns in turn, dropped onto the floor under them */
+            const double *sp = level_scene.spawn + 3 * (i % level_scene.num_characters);
+            x = sp[0];
+            z = sp[2];
+            y = sp[1];
+            if (gait_collider_ray_cast(col, (gait_vec3){x, y, z}, (gait_vec3){0, -2, 0}, NULL, &hit))
+                y = hit.point.y;
+        } else if (gait_collider_ray_cast(col, (gait_vec3){x, 200, z}, (gait_vec3){0, -400, 0}, NULL, &hit))
             y = hit.point.y; /* exactly on the surface */
         cd.position = (gait_vec3){x, y, z};
         cd.yaw = runi(&k->r, -M_PI, M_PI);
@@ -579,13 +606,26 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "walkers: --stick takes 0 to 1 (how far the stick is held)\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            char err[512];
+            if (meadow_read(&level_scene, argv[++i], err, sizeof err) != 0) {
+                fprintf(stderr, "walkers: %s\n", err);
+                return 1;
+            }
+            if (level_scene.num_terrain_triangles > 0 || level_scene.num_boxes > 0) {
+                fprintf(stderr, "walkers: %s: a level has no terrain and no boxes (meadow_gen "
+                                "--level, or a map through q3_level)\n", argv[i]);
+                return 1;
+            }
+            level_on = true;
+            scene = "level";
         } else if (!strcmp(argv[i], "--heights") && i + 3 < argc) {
             double x = atof(argv[++i]), z = atof(argv[++i]);
             return print_heights(seed, x, z, atoi(argv[++i]));
         } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
                             "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
-                            "[--place X Y Z YAW [--stick S]] [--heights X Z N]\n");
+                            "[--place X Y Z YAW [--stick S]] [--heights X Z N] [--level PREFIX]\n");
             return 2;
         }
     }
@@ -598,8 +638,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (int v = 0; v < 2; v++) {
-        const char *name = v == 0 ? "mesh" : "terrain";
-        if (strcmp(scene, "both") != 0 && strcmp(scene, name) != 0) continue;
+        const char *name = level_on ? "level" : v == 0 ? "mesh" : "terrain";
+        if (level_on ? v > 0 : strcmp(scene, "both") != 0 && strcmp(scene, name) != 0) continue;
         tally t;
         double t0 = now();
         run_scene(seed, v == 0, n, seconds, show, trace, &t);

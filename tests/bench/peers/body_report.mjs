@@ -111,7 +111,7 @@ function figures(s, run) {
 			const b = bounds(s);
 			if (!(x >= b[0] && x <= b[3] && z >= b[2] && z <= b[5])) off++;
 			else if (y < b[1] - 1) fell++;
-			if (axis.some((dy) => insideSolid(s, x, y + dy, z, 0.02))) inside++;
+			if (!H.openMesh && axis.some((dy) => insideSolid(s, x, y + dy, z, 0.02))) inside++;
 		} else {
 			const h = terrainAt(s, x, z);
 			if (Number.isNaN(h)) off++;
