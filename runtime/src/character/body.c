@@ -16,6 +16,7 @@
 
 #include "character.h"
 #include "core/vec.h"
+#include "crowd.h"
 #include "crouch.h"
 #include "collide/collide_layout.h"
 #include "layouts.h"
@@ -398,8 +399,114 @@ static bool met_from_above(const gait__slide_info *si) {
     return false;
 }
 
-static gait_vec3 climb_landmark(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
-                                gait_vec3 n, gait_move_result *r, bool *over_top) {
+/* ---- a climb held still: the last step's answer (gait__climb_memo) ---------------------- */
+
+static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+
+/* m round the feet every query of a climb step lies within: the press, then the look over the
+ * top and down there, and the lean round an overhang (each chain of its moves, added up) */
+static double held_reach(const gait_mover *m, gait_vec3 v, double dt) {
+    return v3_len(v) * dt + CLIMB_PRESS + CLIMB_LOOK + m->radius + OVER_TOP_REACH + m->step_height +
+           OVER_TOP_DROP + CLIMB_OVERHANG + 2 * CLIMB_OUT_CLEAR;
+}
+
+static bool same_bound(const gait__bound *a, const gait__bound *b) {
+    return same_bits(&a->normal, &b->normal, sizeof a->normal) &&
+           same_bits(&a->offset, &b->offset, sizeof a->offset) && a->slot == b->slot &&
+           a->still == b->still;
+}
+
+
+static bool same_filter(const gait_filter *a, const gait_filter *b) {
+    return a->ignore.index1 == b->ignore.index1 && a->ignore.generation == b->ignore.generation &&
+           a->ignore_region_only == b->ignore_region_only &&
+           same_bits(&a->region_min, &b->region_min, sizeof a->region_min) &&
+           same_bits(&a->region_max, &b->region_max, sizeof a->region_max) &&
+           a->skip_terrain == b->skip_terrain && a->skip_landmarks == b->skip_landmarks &&
+           a->skip_moving == b->skip_moving &&
+           same_bits(&a->walkable_slope, &b->walkable_slope, sizeof a->walkable_slope);
+}
+
+/* Every number of the mover a move reads (its gather changes no answer; its bodies are asked
+ * apart: held_here) */
+static bool same_mover(const gait_mover *a, const gait_mover *b) {
+    return a->collider == b->collider && same_bits(&a->radius, &b->radius, sizeof a->radius) &&
+           same_bits(&a->height, &b->height, sizeof a->height) &&
+           same_bits(&a->step_height, &b->step_height, sizeof a->step_height) &&
+           same_bits(&a->cos_walkable, &b->cos_walkable, sizeof a->cos_walkable) &&
+           same_bits(&a->cos_steep, &b->cos_steep, sizeof a->cos_steep) &&
+           same_bits(&a->support_hold, &b->support_hold, sizeof a->support_hold) &&
+           same_filter(&a->filter, &b->filter) && a->latch == b->latch &&
+           (!a->latch || (a->latch_landmark.index1 == b->latch_landmark.index1 &&
+                          a->latch_landmark.generation == b->latch_landmark.generation &&
+                          same_bits(&a->latch_min, &b->latch_min, sizeof a->latch_min) &&
+                          same_bits(&a->latch_max, &b->latch_max, sizeof a->latch_max)));
+}
+
+/* The other characters' half-spaces within the step's reach (into bounds: their count), or -1:
+ * a moving landmark there (it moves every step), or more of them than the memo keeps. */
+static int near_now(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt, gait__bound *bounds) {
+    double reach = held_reach(m, v, dt), R = reach + m->height;
+    if (gait_collider_moving_near(m->collider, v3(feet.x - R, feet.y - R, feet.z - R),
+                                  v3(feet.x + R, feet.y + R, feet.z + R)))
+        return -1;
+    if (!m->bodies) return 0;
+    return gait__bodies_within(m->bodies, feet, reach, m->radius, m->height, bounds, GAIT__HELD_BODIES);
+}
+
+/* Whether the held step's answer stands for this one: the same question, the static landmarks
+ * as they were, no moving landmark near, and the same other characters' half-spaces near. */
+static bool held_here(const gait__climb_memo *h, const gait_mover *m, gait_vec3 feet, gait_vec3 v,
+                      double dt, gait_vec3 n) {
+    if (!h->valid || !same_bits(&h->feet, &feet, sizeof feet) || !same_bits(&h->v, &v, sizeof v) ||
+        !same_bits(&h->n, &n, sizeof n) || !same_bits(&h->dt, &dt, sizeof dt) ||
+        h->revision != gait_collider_static_revision(m->collider) || !same_mover(&h->mover, m))
+        return false;
+    gait__bound bounds[GAIT__HELD_BODIES];
+    int nb = near_now(m, feet, v, dt, bounds);
+    if (nb != h->nbounds) return false;
+    for (int k = 0; k < nb; k++)
+        if (!same_bound(&bounds[k], &h->bounds[k])) return false;
+    return true;
+}
+
+static void hold(gait__climb_memo *h, const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
+                 gait_vec3 n, const gait_move_result *r, bool over_top) {
+    h->nbounds = near_now(m, feet, v, dt, h->bounds);
+    h->valid = h->nbounds >= 0;
+    h->revision = gait_collider_static_revision(m->collider);
+    h->mover = *m;
+    h->mover.gather = NULL;
+    h->mover.bodies = NULL;
+    h->feet = feet;
+    h->v = v;
+    h->n = n;
+    h->dt = dt;
+    h->r = *r;
+    h->over_top = over_top;
+}
+
+static gait_vec3 climb_landmark_asked(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
+                                      gait_vec3 n, gait_move_result *r, bool *over_top);
+
+/* A climb step on a landmark wall (r cleared): the held step's answer where it stands, else
+ * asked, and kept when it holds the body still. */
+static gait_vec3 climb_landmark(gait__climb_memo *held, const gait_mover *m, gait_vec3 feet,
+                                gait_vec3 v, double dt, gait_vec3 n, gait_move_result *r,
+                                bool *over_top) {
+    if (held_here(held, m, feet, v, dt, n)) {
+        *r = held->r;
+        *over_top = held->over_top;
+        return feet;
+    }
+    gait_vec3 p = climb_landmark_asked(m, feet, v, dt, n, r, over_top);
+    if (same_bits(&p, &feet, sizeof p)) hold(held, m, feet, v, dt, n, r, *over_top);
+    else held->valid = false;
+    return p;
+}
+
+static gait_vec3 climb_landmark_asked(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
+                                      gait_vec3 n, gait_move_result *r, bool *over_top) {
     gait_vec3 delta = v3_mad(v3_scale(v, dt), n, -CLIMB_PRESS);
     gait__slide_info si;
     gait_vec3 p = gait__mover_slide(m, feet, delta, false, false, &si);
@@ -829,7 +936,7 @@ static void move_on_wall(body_move *bm) {
     if (b->on_terrain_wall)
         bm->feet = climb_terrain(bm->m, bm->feet, v, bm->dt, n, &bm->r, &bm->over_top);
     else
-        bm->feet = climb_landmark(bm->m, bm->feet, v, bm->dt, n, &bm->r, &bm->over_top);
+        bm->feet = climb_landmark(&b->held, bm->m, bm->feet, v, bm->dt, n, &bm->r, &bm->over_top);
     bm->wall_ahead = bm->r.wall;
     b->vel = v3(0, 0, 0);
     b->launch_speed = 0;
@@ -973,6 +1080,7 @@ static const gait__lfield body_rows[] = {
     GAIT__LSTRUCT(gait__body, ground_lm, gait__landmark_id_layout),
     GAIT__LSTRUCT(gait__body, wall_lm, gait__landmark_id_layout),
     GAIT__LVEC3(gait__body, inherit, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
+    GAIT__LCACHE(gait__body, held),
 };
 #undef UNIT
 GAIT__LTABLE(gait__body_layout, gait__body, body_rows, NULL, NULL);

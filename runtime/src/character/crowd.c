@@ -388,3 +388,22 @@ void gait__bodies_cover(gait_mover_bodies *b, gait_vec3 feet, gait_vec3 d, doubl
     double want = COVER_GROW * need;
     gather(b, want > COVER_MIN ? want : COVER_MIN);
 }
+
+int gait__bodies_within(gait_mover_bodies *b, gait_vec3 feet, double reach, double radius,
+                        double height, gait__bound *out, int cap) {
+    double grow = height > b->height0 ? height - b->height0 : 0;
+    double need = v3_len(v3_sub(feet, b->origin)) + reach + grow;
+    if (b->covered < need && !(b->full && b->covered >= 0)) gather(b, COVER_GROW * need);
+    if (b->covered < need) return -1; /* more than a gather keeps: nearest ones only */
+    int n = 0;
+    for (int k = 0; k < b->count; k++) {
+        const gait__bound *bd = &b->bounds[k];
+        /* how far the capsule at feet stands inside its side (as the mover's body_clearance) */
+        double da = feet.x * bd->normal.x + (feet.y + radius) * bd->normal.y + feet.z * bd->normal.z;
+        double db = feet.x * bd->normal.x + (feet.y + height - radius) * bd->normal.y + feet.z * bd->normal.z;
+        if ((da <= db ? da : db) - radius - bd->offset > reach) continue;
+        if (n == cap) return -1;
+        out[n++] = *bd;
+    }
+    return n;
+}

@@ -97,4 +97,10 @@ bool gait__bodies_begin(gait_mover_bodies *bodies, const gait__crowd *crowd, int
  * (gathering again when it does not). */
 void gait__bodies_cover(gait_mover_bodies *bodies, gait_vec3 feet, gait_vec3 d, double height);
 
+/* The other characters' half-spaces within `reach` (m) of a capsule of `radius` and `height` at
+ * feet (gathering as far as that needs): all any query about there could meet, nearest first,
+ * into out; their count, or -1 when more than cap. */
+int gait__bodies_within(gait_mover_bodies *bodies, gait_vec3 feet, double reach, double radius,
+                        double height, gait__bound *out, int cap);
+
 #endif
