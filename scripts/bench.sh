@@ -41,6 +41,9 @@ echo "== bench_kit"
 #     three.js Octree, on the meadow and a level (FULL=1: the whole run)
 BUILD="$BUILD" sh scripts/bench_body.sh || status=1
 
+# --- levels: the same, on six Quake III maps (OpenArena's, from Debian: levels no one here made)
+BUILD="$BUILD" sh scripts/bench_levels.sh || status=1
+
 # --- traverse: one traversal scan in µs (open ground, fence, block, too-high wall) in a field of 400 boxes
 echo "== bench_traverse"
 "$OUT/bench_traverse" --scans 20000 || status=1
