@@ -183,3 +183,78 @@ static void check_no_ride_up(bool terrain) {
 
 TEST(body_mover_a_dash_into_a_steep_terrain_face_does_not_ride_up_it) { check_no_ride_up(true); }
 TEST(body_mover_a_dash_into_a_steep_mesh_face_does_not_ride_up_it) { check_no_ride_up(false); }
+
+/* A level with no terrain (the held walk's memo answers only there, gait_mover_held): a floor
+ * slab, a wall with its face at z = 6 and one at x = 6 (a corner where they meet), a riser
+ * 0.5 m tall (too tall to step) with its face at z = -6. */
+static gait_world *walled_floor(gait_landmark_id *wall) {
+    gait_world *w = bw_world(NULL);
+    bw_box(w, -20, -1, -20, 20, 0, 20);
+    *wall = bw_box(w, -10, 0, 6, 10, 3, 7);
+    bw_box(w, 6, 0, -10, 7, 3, 6);
+    bw_box(w, -10, 0, -7, 10, 0.5, -6);
+    return w;
+}
+
+typedef struct held_out { gait_vec3 feet[16]; gait_move_result last[16]; int held, grounded; } held_out;
+
+/* 16 walkers at 6 m/s: into the wall (+z), into the corner, into the riser (-z), and at a
+ * slant along the wall (a slide, never held); at step 300 the wall goes, and the walkers held
+ * by it walk on. drop: the cache zeroed before every step (no memo). */
+static void held_run(bool drop, held_out *out) {
+    gait_landmark_id wall;
+    gait_world *w = walled_floor(&wall);
+    const gait_collider *c = gait_world_collider_const(w);
+    gait_mover m;
+    gait_mover_init(&m, c, 0.3, 1.7, 0.3, 45 * M_PI / 180);
+    gait_mover_state s[16];
+    double vy[16];
+    memset(s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    static const double dir[4][2] = {{0, 1}, {0.7071067811865476, 0.7071067811865476}, {0, -1}, {0.5, 1}};
+    for (int i = 0; i < 16; i++) {
+        s[i].feet = (gait_vec3){-8 + i, 0, (i % 4 == 2) ? -3 : 3};
+        s[i].ground_normal.y = 1;
+        s[i].grounded = true;
+        vy[i] = 0;
+    }
+    for (int k = 0; k < 600; k++) {
+        if (k == 300) gait_collider_remove_landmark(gait_world_collider(w), wall);
+        for (int i = 0; i < 16; i++) {
+            if (s[i].grounded) vy[i] = 0;
+            vy[i] -= 9.81 / 60;
+            gait_vec3 v = {6 * dir[i % 4][0], vy[i], 6 * dir[i % 4][1]};
+            if (drop) memset(&s[i].cache, 0, sizeof s[i].cache);
+            gait_vec3 before = s[i].feet;
+            gait_mover_step(&m, &s[i], v, 1.0 / 60, &out->last[i]);
+            out->held += memcmp(&before, &s[i].feet, sizeof before) == 0;
+            out->grounded += s[i].grounded;
+        }
+    }
+    for (int i = 0; i < 16; i++) out->feet[i] = s[i].feet;
+    gait_world_destroy(w);
+}
+
+/* Every field of two results alike, doubles by their bits (a struct's padding is no field). */
+static bool same_result(const gait_move_result *a, const gait_move_result *b) {
+#define SAME(f) (memcmp(&a->f, &b->f, sizeof a->f) == 0)
+    return SAME(grounded) && SAME(ground_normal) && SAME(ground_height) && SAME(steep) && SAME(wall) &&
+           SAME(wall_normal) && SAME(wall_terrain) && SAME(ceiling) && SAME(touched) && SAME(vel) &&
+           SAME(ground_landmark) && SAME(wall_landmark);
+#undef SAME
+}
+
+TEST(body_mover_a_held_walk_is_answered_as_if_asked) {
+    static held_out a, b;
+    held_run(false, &a);
+    held_run(true, &b);
+    CHECK(memcmp(a.feet, b.feet, sizeof a.feet) == 0);
+    for (int i = 0; i < 16; i++) CHECK(same_result(&a.last[i], &b.last[i]));
+    CHECK_EQ_INT(a.held, b.held);
+    CHECK_EQ_INT(a.grounded, b.grounded);
+    /* walkers stood held for most of the run (the wall, the corner, the riser: 12 of the 16
+     * from about the first second to step 300, the riser's to the end), so the memo answered */
+    CHECK(a.held > 12 * 200);
+    /* and with the wall gone its walkers went on past where it stood */
+    CHECK(a.feet[0].z > 8);
+}

@@ -25,20 +25,6 @@
 extern "C" {
 #endif
 
-/* A region known to hold no landmark: a vertical capsule, axis (x, z) from y0 to y1, radius (m),
- * of static landmarks, valid while the collider's static revision is the one it was found at
- * (a moving landmark near the move makes every query be asked). A body in open country skips
- * every landmark query for several steps. It only ever skips queries that would meet nothing:
- * with the cache and with it dropped before every move, the same motion gives the same bits.
- * Zeroed = empty. */
-typedef struct gait_mover_cache {
-    int hold;                    /* moves left that take "near" without asking (a body by a wall
-                                    stays by it for a while) */
-    bool valid;
-    uint64_t revision;
-    double x, z, y0, y1, radius;
-} gait_mover_cache;
-
 /* Other characters a move keeps clear of: the world's, built for each character's step (it
  * cannot be made outside a world). */
 typedef struct gait_mover_bodies gait_mover_bodies;
@@ -99,6 +85,35 @@ typedef struct gait_move_result {
     gait_landmark_id ground_landmark; /* the landmark it stands on (null: the terrain, or none) */
     gait_landmark_id wall_landmark;   /* the landmark the wall is part of (null: terrain, none) */
 } gait_move_result;
+
+/* The last walk that left the feet where they stood, pushed into a wall it can neither step nor
+ * slide along (a corner, a riser too tall, another body): what it was asked and what it found.
+ * The same walk asked again, with the static landmarks as they were and nothing else near (no
+ * moving landmark, no other character, no terrain in the world), has the same answer, and is
+ * given it without a query. Part of the cache below: zeroed = empty, the same bits dropped. */
+typedef struct gait_mover_held {
+    bool valid;
+    uint64_t revision;           /* the collider's static revision then */
+    gait_mover mover;            /* the mover then, its gather and bodies left out */
+    gait_vec3 feet, hvel, ground_normal;
+    double dt;
+    gait_move_result result;
+} gait_mover_held;
+
+/* A region known to hold no landmark: a vertical capsule, axis (x, z) from y0 to y1, radius (m),
+ * of static landmarks, valid while the collider's static revision is the one it was found at
+ * (a moving landmark near the move makes every query be asked). A body in open country skips
+ * every landmark query for several steps. It only ever skips queries that would meet nothing:
+ * with the cache and with it dropped before every move, the same motion gives the same bits.
+ * Zeroed = empty. */
+typedef struct gait_mover_cache {
+    int hold;                    /* moves left that take "near" without asking (a body by a wall
+                                    stays by it for a while) */
+    bool valid;
+    uint64_t revision;
+    double x, z, y0, y1, radius;
+    gait_mover_held held;        /* the last walk that held the feet still */
+} gait_mover_cache;
 
 /* A capsule of radius and height (m; height below 2 radius is raised to it) that walks up and
  * down step_height (m) and stands on slopes up to max_walk_slope (rad). No gather (set

@@ -417,32 +417,6 @@ static bool same_bound(const gait__bound *a, const gait__bound *b) {
 }
 
 
-static bool same_filter(const gait_filter *a, const gait_filter *b) {
-    return a->ignore.index1 == b->ignore.index1 && a->ignore.generation == b->ignore.generation &&
-           a->ignore_region_only == b->ignore_region_only &&
-           same_bits(&a->region_min, &b->region_min, sizeof a->region_min) &&
-           same_bits(&a->region_max, &b->region_max, sizeof a->region_max) &&
-           a->skip_terrain == b->skip_terrain && a->skip_landmarks == b->skip_landmarks &&
-           a->skip_moving == b->skip_moving &&
-           same_bits(&a->walkable_slope, &b->walkable_slope, sizeof a->walkable_slope);
-}
-
-/* Every number of the mover a move reads (its gather changes no answer; its bodies are asked
- * apart: held_here) */
-static bool same_mover(const gait_mover *a, const gait_mover *b) {
-    return a->collider == b->collider && same_bits(&a->radius, &b->radius, sizeof a->radius) &&
-           same_bits(&a->height, &b->height, sizeof a->height) &&
-           same_bits(&a->step_height, &b->step_height, sizeof a->step_height) &&
-           same_bits(&a->cos_walkable, &b->cos_walkable, sizeof a->cos_walkable) &&
-           same_bits(&a->cos_steep, &b->cos_steep, sizeof a->cos_steep) &&
-           same_bits(&a->support_hold, &b->support_hold, sizeof a->support_hold) &&
-           same_filter(&a->filter, &b->filter) && a->latch == b->latch &&
-           (!a->latch || (a->latch_landmark.index1 == b->latch_landmark.index1 &&
-                          a->latch_landmark.generation == b->latch_landmark.generation &&
-                          same_bits(&a->latch_min, &b->latch_min, sizeof a->latch_min) &&
-                          same_bits(&a->latch_max, &b->latch_max, sizeof a->latch_max)));
-}
-
 /* The other characters' half-spaces within the step's reach (into bounds: their count), or -1:
  * a moving landmark there (it moves every step), or more of them than the memo keeps. */
 static int near_now(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt, gait__bound *bounds) {
@@ -460,7 +434,7 @@ static bool held_here(const gait__climb_memo *h, const gait_mover *m, gait_vec3 
                       double dt, gait_vec3 n) {
     if (!h->valid || !same_bits(&h->feet, &feet, sizeof feet) || !same_bits(&h->v, &v, sizeof v) ||
         !same_bits(&h->n, &n, sizeof n) || !same_bits(&h->dt, &dt, sizeof dt) ||
-        h->revision != gait_collider_static_revision(m->collider) || !same_mover(&h->mover, m))
+        h->revision != gait_collider_static_revision(m->collider) || !gait__mover_same(&h->mover, m))
         return false;
     gait__bound bounds[GAIT__HELD_BODIES];
     int nb = near_now(m, feet, v, dt, bounds);

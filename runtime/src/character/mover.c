@@ -1520,10 +1520,76 @@ static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                  gait_vec3 ground_normal, double dt, gait_mover_cache *near,
                  gait_move_result *r, bool again);
 
+/* ---- a walk held still: the last one's answer (gait_mover_held) --------------------------- */
+
+static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+#define SAME(f) same_bits(&a->f, &b->f, sizeof a->f)
+
+static bool same_filter(const gait_filter *a, const gait_filter *b) {
+    return a->ignore.index1 == b->ignore.index1 && a->ignore.generation == b->ignore.generation &&
+           a->ignore_region_only == b->ignore_region_only && SAME(region_min) && SAME(region_max) &&
+           a->skip_terrain == b->skip_terrain && a->skip_landmarks == b->skip_landmarks &&
+           a->skip_moving == b->skip_moving && SAME(walkable_slope);
+}
+
+bool gait__mover_same(const gait_mover *a, const gait_mover *b) {
+    return a->collider == b->collider && SAME(radius) && SAME(height) && SAME(step_height) &&
+           SAME(cos_walkable) && SAME(cos_steep) && SAME(support_hold) &&
+           same_filter(&a->filter, &b->filter) && a->latch == b->latch &&
+           (!a->latch || (a->latch_landmark.index1 == b->latch_landmark.index1 &&
+                          a->latch_landmark.generation == b->latch_landmark.generation &&
+                          SAME(latch_min) && SAME(latch_max)));
+}
+#undef SAME
+
+/* Nothing a walk from feet asks could change since it was answered but the static landmarks:
+ * no terrain in the world (its lift reaches metres), no moving landmark and no other character
+ * within every query's reach. That reach: the move along the ground's plane, the same again
+ * along a face leaning over the way (the walk's second try), a step up, across and down, the
+ * snap down, with room to spare. */
+static bool walk_alone(const gait_mover *m, gait_vec3 feet, gait_vec3 hvel, double dt) {
+    if (gait__collider_has_terrain(m->collider) || !(m->cos_walkable > 0.01)) return false;
+    double along = sqrt(hvel.x * hvel.x + hvel.z * hvel.z) * dt / m->cos_walkable;
+    double reach = 2 * along + 4 * m->step_height + NEAR_MARGIN;
+    if (!(reach < 1e3)) return false;
+    double R = reach + m->height;
+    if (gait_collider_moving_near(m->collider, v3(feet.x - R, feet.y - R, feet.z - R),
+                                  v3(feet.x + R, feet.y + R, feet.z + R)))
+        return false;
+    return !m->bodies || gait__bodies_within(m->bodies, feet, reach, m->radius, m->height, NULL, 0) == 0;
+}
+
+static bool walk_held(const gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 hvel,
+                      gait_vec3 ground_normal, double dt) {
+    return h->valid && same_bits(&h->feet, &feet, sizeof feet) && same_bits(&h->hvel, &hvel, sizeof hvel) &&
+           same_bits(&h->ground_normal, &ground_normal, sizeof ground_normal) &&
+           same_bits(&h->dt, &dt, sizeof dt) &&
+           h->revision == gait_collider_static_revision(m->collider) && gait__mover_same(&h->mover, m) &&
+           walk_alone(m, feet, hvel, dt);
+}
+
 void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait_mover_cache *near,
                       gait_move_result *r) {
+    if (near && walk_held(&near->held, m_in, *feet_io, hvel, ground_normal, dt)) {
+        *r = near->held.result;
+        return;
+    }
+    gait_vec3 start = *feet_io;
     walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
+    if (!near) return;
+    gait_mover_held *h = &near->held;
+    h->valid = same_bits(feet_io, &start, sizeof start) && walk_alone(m_in, start, hvel, dt);
+    if (!h->valid) return;
+    h->revision = gait_collider_static_revision(m_in->collider);
+    h->mover = *m_in;
+    h->mover.gather = NULL;
+    h->mover.bodies = NULL;
+    h->feet = start;
+    h->hvel = hvel;
+    h->ground_normal = ground_normal;
+    h->dt = dt;
+    h->result = *r;
 }
 
 /* The walk; `again`: a move refused by a face over the head that leans towards the way (the lift

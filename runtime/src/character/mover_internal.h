@@ -98,6 +98,12 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
 bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
+/* Whether two movers ask every query alike: the same collider and every number a move reads,
+ * doubles by their bits (their gathers change no answer; their bodies are not compared). For
+ * the memos of a move held still (gait_mover_held, body.c's climb). */
+bool gait__mover_same(const gait_mover *a, const gait_mover *b);
+/* Whether the collider has a terrain at all (collide.c). */
+bool gait__collider_has_terrain(const gait_collider *c);
 /* The first of the other characters' half-spaces (gait_mover.bodies; false with none) the
  * capsule at feet meets moving by d before the fraction `best` of it, as the mover's own casts
  * meet them: for moves cast by hand (a traversal's path). */

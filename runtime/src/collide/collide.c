@@ -273,6 +273,8 @@ static bool terrain_cell(const gait__terrain *t, double x, double z, int *ix, in
     return true;
 }
 
+bool gait__collider_has_terrain(const gait_collider *c) { return c && c->terrain.present; }
+
 bool gait_terrain_sample(const gait_collider *c, double x, double z, double *height,
                          gait_vec3 *normal) {
     if (!c || !c->terrain.present) return false;
