@@ -1571,13 +1571,16 @@ static bool walk_held(const gait_mover_held *h, const gait_mover *m, gait_vec3 f
 void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait_mover_cache *near,
                       gait_move_result *r) {
-    if (near && walk_held(&near->held, m_in, *feet_io, hvel, ground_normal, dt)) {
+    if (!near || gait__collider_has_terrain(m_in->collider)) { /* no memo: the walk alone */
+        walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
+        return;
+    }
+    if (walk_held(&near->held, m_in, *feet_io, hvel, ground_normal, dt)) {
         *r = near->held.result;
         return;
     }
     gait_vec3 start = *feet_io;
     walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
-    if (!near) return;
     gait_mover_held *h = &near->held;
     h->valid = same_bits(feet_io, &start, sizeof start) && walk_alone(m_in, start, hvel, dt);
     if (!h->valid) return;
