@@ -816,14 +816,40 @@ static bool terrain_rest(const gait_mover *m, gait_vec3 feet, double margin, gai
     return rest;
 }
 
+/* The height function's faces too steep to stand on that the bottom sphere at feet touches, or
+ * comes within margin of, added to s as faces of a notch at their contacts' points: each contact
+ * whose normal is its own triangle's (a face: an edge's or a corner's normal a ridge has too). */
+static void terrain_faces(const gait_mover *m, gait_vec3 feet, double margin, steep_set *s) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
+    gait_capsule sphere = {c, c, m->radius + margin};
+    gait_filter f = m->filter;
+    f.skip_terrain = false;
+    f.skip_landmarks = true;
+    gait_contact_point cp[MAX_CONTACTS];
+    int n = gait_collider_capsule_overlap(m->collider, &sphere, &f, cp, MAX_CONTACTS, NULL);
+    for (int i = 0; i < n; i++) {
+        gait_vec3 nn = cp[i].normal, tn;
+        double h;
+        if (nn.y >= m->cos_steep || is_ceiling(nn)) continue;
+        if (!terrain_at(m, cp[i].point.x, cp[i].point.z, &h, &tn) || v3_dot(tn, nn) < 1 - 1e-9) continue;
+        add_steep(s, nn, cp[i].point);
+    }
+}
+
 /* The same on the terrain: the feet over a cell too steep to stand on, the bottom sphere resting
  * on walkable terrain beside (terrain_rest, terrain_around), or in a notch or funnel of the
- * height function's faces. */
+ * height function's faces: those terrain_around's samples meet, else those the sphere touches.
+ * The samples, half a radius and a radius out, step over a notch narrower than that: a cell's two
+ * steep triangles folded into a V along its diagonal, by a cell corner. A fall slid into such a V
+ * from face to face and back each step, 2-7 mm either way, lifted onto the other face every time,
+ * hung there for good (the liveness fuzzer, seed 797334663). */
 static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, gait_vec3 *n_out) {
     if (terrain_rest(m, feet, SUPPORT_MARGIN, n_out)) return true;
     steep_set steep;
     steep.count = 0;
     if (terrain_around(m, feet, tn, &steep, SUPPORT_MARGIN, n_out)) return true;
+    if (steep_pair(m, &steep, n_out)) return true;
+    terrain_faces(m, feet, SUPPORT_MARGIN, &steep);
     return steep_pair(m, &steep, n_out);
 }
 
