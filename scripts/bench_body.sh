@@ -33,19 +33,8 @@ run "$G" bench --scene "$MEADOW" --chars $CHARS --reps $REPS --variant mesh --wh
 run "$G" bench --scene "$LEVEL" --chars $CHARS --reps $REPS --whole --out "$OUT/level-gait.json"
 run "$G" bench --scene "$LEVEL" --chars $CHARS --reps $REPS --tess 2 --out "$OUT/level-gait-x4.json"
 
-peers=1
-if [ -n "${GAIT_BENCH_NO_PEERS:-}" ]; then peers=0
-elif ! command -v node >/dev/null 2>&1; then echo "bench_body: node not found, peers skipped"; peers=0
-else
-    mkdir -p "$PEERS"
-    cp tests/bench/peers/body_*.mjs "$PEERS/"
-    if ! cmp -s tests/bench/peers/body_package.json "$PEERS/package.json" || [ ! -d "$PEERS/node_modules/jolt-physics" ]; then
-        cp tests/bench/peers/body_package.json "$PEERS/package.json"
-        echo "bench_body: npm install --prefix $PEERS"
-        npm install --prefix "$PEERS" --no-audit --no-fund --loglevel=error >/dev/null || {
-            echo "bench_body: npm install failed, peers skipped"; peers=0; }
-    fi
-fi
+. scripts/peers_body.sh
+body_peers bench_body
 if [ $peers = 1 ]; then
     cp tests/bench/peers/body_*.mjs "$PEERS/"
     for sc in meadow level; do

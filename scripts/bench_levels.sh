@@ -38,19 +38,8 @@ rm -f "$OUT"/*.json
 
 status=0
 run() { echo "  $*" >&2; "$@" >/dev/null || status=1; }
-peers=1
-if [ -n "${GAIT_BENCH_NO_PEERS:-}" ]; then peers=0
-elif ! command -v node >/dev/null 2>&1; then echo "bench_levels: node not found, peers skipped"; peers=0
-else
-    mkdir -p "$PEERS"
-    cp tests/bench/peers/body_*.mjs "$PEERS/"
-    if ! cmp -s tests/bench/peers/body_package.json "$PEERS/package.json" || [ ! -d "$PEERS/node_modules/jolt-physics" ]; then
-        cp tests/bench/peers/body_package.json "$PEERS/package.json"
-        echo "bench_levels: npm install --prefix $PEERS"
-        npm install --prefix "$PEERS" --no-audit --no-fund --loglevel=error >/dev/null || {
-            echo "bench_levels: npm install failed, peers skipped"; peers=0; }
-    fi
-fi
+. scripts/peers_body.sh
+body_peers bench_levels
 
 report=""
 for m in $MAPS; do

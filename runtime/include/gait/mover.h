@@ -95,7 +95,7 @@ typedef struct gait_mover_held {
     bool valid;
     uint64_t revision;           /* the collider's static revision then */
     gait_mover mover;            /* the mover then, its gather and bodies left out */
-    gait_vec3 feet, hvel, ground_normal;
+    gait_vec3 feet, vel, plane;  /* the walk's: its velocity and the ground's normal */
     double dt;
     gait_move_result result;
 } gait_mover_held;

@@ -432,10 +432,7 @@ static int near_now(const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
  * as they were, no moving landmark near, and the same other characters' half-spaces near. */
 static bool held_here(const gait__climb_memo *h, const gait_mover *m, gait_vec3 feet, gait_vec3 v,
                       double dt, gait_vec3 n) {
-    if (!h->valid || !same_bits(&h->feet, &feet, sizeof feet) || !same_bits(&h->v, &v, sizeof v) ||
-        !same_bits(&h->n, &n, sizeof n) || !same_bits(&h->dt, &dt, sizeof dt) ||
-        h->revision != gait_collider_static_revision(m->collider) || !gait__mover_same(&h->mover, m))
-        return false;
+    if (!gait__held_same(&h->ask, m, feet, v, n, dt)) return false;
     gait__bound bounds[GAIT__HELD_BODIES];
     int nb = near_now(m, feet, v, dt, bounds);
     if (nb != h->nbounds) return false;
@@ -447,16 +444,9 @@ static bool held_here(const gait__climb_memo *h, const gait_mover *m, gait_vec3 
 static void hold(gait__climb_memo *h, const gait_mover *m, gait_vec3 feet, gait_vec3 v, double dt,
                  gait_vec3 n, const gait_move_result *r, bool over_top) {
     h->nbounds = near_now(m, feet, v, dt, h->bounds);
-    h->valid = h->nbounds >= 0;
-    h->revision = gait_collider_static_revision(m->collider);
-    h->mover = *m;
-    h->mover.gather = NULL;
-    h->mover.bodies = NULL;
-    h->feet = feet;
-    h->v = v;
-    h->n = n;
-    h->dt = dt;
-    h->r = *r;
+    h->ask.valid = false;
+    if (h->nbounds < 0) return;
+    gait__held_keep(&h->ask, m, feet, v, n, dt, r);
     h->over_top = over_top;
 }
 
@@ -469,13 +459,13 @@ static gait_vec3 climb_landmark(gait__climb_memo *held, const gait_mover *m, gai
                                 gait_vec3 v, double dt, gait_vec3 n, gait_move_result *r,
                                 bool *over_top) {
     if (held_here(held, m, feet, v, dt, n)) {
-        *r = held->r;
+        *r = held->ask.result;
         *over_top = held->over_top;
         return feet;
     }
     gait_vec3 p = climb_landmark_asked(m, feet, v, dt, n, r, over_top);
     if (same_bits(&p, &feet, sizeof p)) hold(held, m, feet, v, dt, n, r, *over_top);
-    else held->valid = false;
+    else held->ask.valid = false;
     return p;
 }
 

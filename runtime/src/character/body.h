@@ -10,26 +10,22 @@
 
 struct gait__character;
 
-/* What the body keeps between steps (beyond position, velocity and contact). */
-/* The last step of a climb on a landmark wall that held the body where it was (under a ceiling
- * or an overhang too deep to go round, in a corner): what climb_landmark was asked and found.
- * The same question with nothing near changed has the same answer, so a climber held still for
- * seconds (the stick pushed up into a roof) asks the collider nothing new. A shortcut that gives
- * the same bits when dropped (zero: empty), as the open-country cache is. */
 #define GAIT__HELD_BODIES 8     /* other characters near a held climber the memo keeps at most */
 
+/* The last step of a climb on a landmark wall that held the body where it was (under a ceiling
+ * or an overhang too deep to go round, in a corner): what climb_landmark was asked and found, as
+ * a held walk keeps it (gait_mover_held: the climb's velocity, the wall's normal for the plane),
+ * with what else it read. The same question with nothing near changed has the same answer, so a
+ * climber held still for seconds (the stick pushed up into a roof) asks the collider nothing
+ * new. A shortcut that gives the same bits when dropped (zero: empty). */
 typedef struct gait__climb_memo {
-    bool valid;
-    uint64_t revision;           /* the collider's static revision then */
-    gait_mover mover;            /* the mover then, its gather and bodies left out */
-    gait_vec3 feet, v, n;
-    double dt;
-    gait_move_result r;          /* what the step found */
+    gait_mover_held ask;
     bool over_top;
     int nbounds;                 /* the other characters' half-spaces within its reach then */
     gait__bound bounds[GAIT__HELD_BODIES];
 } gait__climb_memo;
 
+/* What the body keeps between steps (beyond position, velocity and contact). */
 typedef struct gait__body {
     gait_vec3 vel;               /* m/s the body carries between steps (the air's momentum) */
     gait_vec3 wall_normal;       /* the wall last touched (unit, out of the wall) */

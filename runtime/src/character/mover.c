@@ -798,14 +798,21 @@ static bool notch_crease(const gait_mover *m, gait_vec3 feet, gait_vec3 *n_out) 
  * still rest on the walkable cell beside it, a centimetre or two away on a diagonal that sample
  * points around the feet step over. Asked alike by the walk's ground finder and the fall's
  * landing, so the two agree on where the body stands. Writes the most level such normal. */
-static bool terrain_rest(const gait_mover *m, gait_vec3 feet, double margin, gait_vec3 *n_out) {
+/* The height function's triangles the bottom sphere at feet touches or comes within margin of
+ * (into cp, MAX_CONTACTS): their count. */
+static int terrain_touch(const gait_mover *m, gait_vec3 feet, double margin, gait_contact_point *cp) {
     gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
     gait_capsule s = {c, c, m->radius + margin};
     gait_filter f = m->filter;
     f.skip_terrain = false;
     f.skip_landmarks = true;
+    return gait_collider_capsule_overlap(m->collider, &s, &f, cp, MAX_CONTACTS, NULL);
+}
+
+static bool terrain_rest(const gait_mover *m, gait_vec3 feet, double margin, gait_vec3 *n_out) {
+    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
     gait_contact_point cp[MAX_CONTACTS];
-    int n = gait_collider_capsule_overlap(m->collider, &s, &f, cp, MAX_CONTACTS, NULL);
+    int n = terrain_touch(m, feet, margin, cp);
     bool rest = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
@@ -820,13 +827,8 @@ static bool terrain_rest(const gait_mover *m, gait_vec3 feet, double margin, gai
  * comes within margin of, added to s as faces of a notch at their contacts' points: each contact
  * whose normal is its own triangle's (a face: an edge's or a corner's normal a ridge has too). */
 static void terrain_faces(const gait_mover *m, gait_vec3 feet, double margin, steep_set *s) {
-    gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
-    gait_capsule sphere = {c, c, m->radius + margin};
-    gait_filter f = m->filter;
-    f.skip_terrain = false;
-    f.skip_landmarks = true;
     gait_contact_point cp[MAX_CONTACTS];
-    int n = gait_collider_capsule_overlap(m->collider, &sphere, &f, cp, MAX_CONTACTS, NULL);
+    int n = terrain_touch(m, feet, margin, cp);
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal, tn;
         double h;
@@ -1558,7 +1560,7 @@ static bool same_filter(const gait_filter *a, const gait_filter *b) {
            a->skip_moving == b->skip_moving && SAME(walkable_slope);
 }
 
-bool gait__mover_same(const gait_mover *a, const gait_mover *b) {
+static bool same_mover(const gait_mover *a, const gait_mover *b) {
     return a->collider == b->collider && SAME(radius) && SAME(height) && SAME(step_height) &&
            SAME(cos_walkable) && SAME(cos_steep) && SAME(support_hold) &&
            same_filter(&a->filter, &b->filter) && a->latch == b->latch &&
@@ -1567,6 +1569,27 @@ bool gait__mover_same(const gait_mover *a, const gait_mover *b) {
                           SAME(latch_min) && SAME(latch_max)));
 }
 #undef SAME
+
+bool gait__held_same(const gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 vel,
+                     gait_vec3 plane, double dt) {
+    return h->valid && same_bits(&h->feet, &feet, sizeof feet) && same_bits(&h->vel, &vel, sizeof vel) &&
+           same_bits(&h->plane, &plane, sizeof plane) && same_bits(&h->dt, &dt, sizeof dt) &&
+           h->revision == gait_collider_static_revision(m->collider) && same_mover(&h->mover, m);
+}
+
+void gait__held_keep(gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 vel,
+                     gait_vec3 plane, double dt, const gait_move_result *r) {
+    h->valid = true;
+    h->revision = gait_collider_static_revision(m->collider);
+    h->mover = *m;
+    h->mover.gather = NULL;
+    h->mover.bodies = NULL;
+    h->feet = feet;
+    h->vel = vel;
+    h->plane = plane;
+    h->dt = dt;
+    h->result = *r;
+}
 
 /* Nothing a walk from feet asks could change since it was answered but the static landmarks:
  * no terrain in the world (its lift reaches metres), no moving landmark and no other character
@@ -1585,14 +1608,6 @@ static bool walk_alone(const gait_mover *m, gait_vec3 feet, gait_vec3 hvel, doub
     return !m->bodies || gait__bodies_within(m->bodies, feet, reach, m->radius, m->height, NULL, 0) == 0;
 }
 
-static bool walk_held(const gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 hvel,
-                      gait_vec3 ground_normal, double dt) {
-    return h->valid && same_bits(&h->feet, &feet, sizeof feet) && same_bits(&h->hvel, &hvel, sizeof hvel) &&
-           same_bits(&h->ground_normal, &ground_normal, sizeof ground_normal) &&
-           same_bits(&h->dt, &dt, sizeof dt) &&
-           h->revision == gait_collider_static_revision(m->collider) && gait__mover_same(&h->mover, m) &&
-           walk_alone(m, feet, hvel, dt);
-}
 
 void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
                       gait_vec3 ground_normal, double dt, gait_mover_cache *near,
@@ -1601,24 +1616,17 @@ void gait_mover_walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
         walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
         return;
     }
-    if (walk_held(&near->held, m_in, *feet_io, hvel, ground_normal, dt)) {
+    if (gait__held_same(&near->held, m_in, *feet_io, hvel, ground_normal, dt) &&
+        walk_alone(m_in, *feet_io, hvel, dt)) {
         *r = near->held.result;
         return;
     }
     gait_vec3 start = *feet_io;
     walk(m_in, feet_io, hvel, ground_normal, dt, near, r, true);
-    gait_mover_held *h = &near->held;
-    h->valid = same_bits(feet_io, &start, sizeof start) && walk_alone(m_in, start, hvel, dt);
-    if (!h->valid) return;
-    h->revision = gait_collider_static_revision(m_in->collider);
-    h->mover = *m_in;
-    h->mover.gather = NULL;
-    h->mover.bodies = NULL;
-    h->feet = start;
-    h->hvel = hvel;
-    h->ground_normal = ground_normal;
-    h->dt = dt;
-    h->result = *r;
+    if (same_bits(feet_io, &start, sizeof start) && walk_alone(m_in, start, hvel, dt))
+        gait__held_keep(&near->held, m_in, start, hvel, ground_normal, dt, r);
+    else
+        near->held.valid = false;
 }
 
 /* The walk; `again`: a move refused by a face over the head that leans towards the way (the lift

@@ -98,10 +98,14 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
 bool gait__mover_clear_at(const gait_mover *m, const gait_mover_cache *cache, gait_vec3 feet);
 /* The terrain's height and normal at (x, z); false off it. */
 bool gait__mover_terrain(const gait_mover *m, double x, double z, double *h, gait_vec3 *n);
-/* Whether two movers ask every query alike: the same collider and every number a move reads,
- * doubles by their bits (their gathers change no answer; their bodies are not compared). For
- * the memos of a move held still (gait_mover_held, body.c's climb). */
-bool gait__mover_same(const gait_mover *a, const gait_mover *b);
+/* A move held still (gait_mover_held; the walk's, body.c's climb's): whether h was asked the
+ * same question — the same mover (every number a move reads, doubles by their bits: its gather
+ * changes no answer, its bodies are compared by the caller), feet, velocity, plane and step, at
+ * the collider's static revision now — and keeping a question and its answer. */
+bool gait__held_same(const gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 vel,
+                     gait_vec3 plane, double dt);
+void gait__held_keep(gait_mover_held *h, const gait_mover *m, gait_vec3 feet, gait_vec3 vel,
+                     gait_vec3 plane, double dt, const gait_move_result *r);
 /* Whether the collider has a terrain at all (collide.c). */
 bool gait__collider_has_terrain(const gait_collider *c);
 /* The first of the other characters' half-spaces (gait_mover.bodies; false with none) the
