@@ -635,9 +635,11 @@ static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out
  * (SUPPORT_MARGIN: a cell beside it at the feet's height; walkable ground further below is slid
  * down to, as a landmark crease's is; a standing body's footing looks a step: keeps_footing), or
  * uphill at most a step above them (a dip of the height function: the
- * sphere rests on its rim), is written to *n_out and ends the look (true). */
+ * sphere rests on its rim), is written to *n_out and ends the look (true). Walkable is a normal
+ * at least cos_floor up: the body's own limit (m->cos_walkable, a standing body's hysteresis
+ * past it), or a landing's (m->cos_steep) for the notch contact_support reads. */
 static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, steep_set *s,
-                           double within, gait_vec3 *n_out) {
+                           double within, double cos_floor, gait_vec3 *n_out) {
     add_steep(s, tn, feet);
     gait_vec3 down = v3_norm(horizontal(tn)); /* a slope's normal leans downhill */
     if (v3_len2(down) < 0.5) return false;
@@ -650,7 +652,7 @@ static bool terrain_around(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, st
             if (!terrain_at(m, q.x, q.z, &h, &n)) continue;
             bool near = i < 3 ? fabs(h - feet.y) <= within
                               : h >= feet.y && h <= feet.y + m->step_height;
-            if (is_floor(m, n) && near) {
+            if (n.y >= cos_floor && near) {
                 *n_out = n;
                 return true;
             }
@@ -739,9 +741,13 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     steep_set steep;
     steep.count = 0;
     /* the steep terrain under the feet, and its steep cells around them: a notch of the height
-     * function running down into a landmark's wall is a funnel of three faces */
+     * function running down into a landmark's wall is a funnel of three faces. Its cells are
+     * read by a landing's limit, walk and fall alike: by the standing body's hysteresis a cell
+     * beside the feet was walkable, ended the look with the notch's other faces unread, and the
+     * crouched walk read no notch where the fall's landing a step before read one (crouch <->
+     * fall every step on a steep face against a wall: the liveness fuzzer, seed 797332581) */
     gait_vec3 unused;
-    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, SUPPORT_MARGIN, &unused);
+    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, SUPPORT_MARGIN, m->cos_steep, &unused);
     still_bodies(m, feet, &steep);
     bool walk = false;
     for (int i = 0; i < n; i++) {
@@ -849,7 +855,7 @@ static bool terrain_support(const gait_mover *m, gait_vec3 feet, gait_vec3 tn, g
     if (terrain_rest(m, feet, SUPPORT_MARGIN, n_out)) return true;
     steep_set steep;
     steep.count = 0;
-    if (terrain_around(m, feet, tn, &steep, SUPPORT_MARGIN, n_out)) return true;
+    if (terrain_around(m, feet, tn, &steep, SUPPORT_MARGIN, m->cos_walkable, n_out)) return true;
     if (steep_pair(m, &steep, n_out)) return true;
     terrain_faces(m, feet, SUPPORT_MARGIN, &steep);
     return steep_pair(m, &steep, n_out);
@@ -873,7 +879,7 @@ static bool keeps_footing(const gait_mover *m, gait_vec3 at, gait_vec3 tn, doubl
     if (terrain_rest(m, at, m->support_hold, n_out)) return true;
     steep_set steep;
     steep.count = 0;
-    return terrain_around(m, at, tn, &steep, m->support_hold, n_out);
+    return terrain_around(m, at, tn, &steep, m->support_hold, m->cos_walkable, n_out);
 }
 
 /* Whether the terrain too steep to stand on under `feet` (normal tn) is a riser within the step
