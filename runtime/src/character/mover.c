@@ -747,7 +747,8 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
      * crouched walk read no notch where the fall's landing a step before read one (crouch <->
      * fall every step on a steep face against a wall: the liveness fuzzer, seed 797332581) */
     gait_vec3 unused;
-    if (terrain_n) terrain_around(m, feet, *terrain_n, &steep, SUPPORT_MARGIN, m->cos_steep, &unused);
+    if (terrain_n)
+        terrain_around(m, feet, *terrain_n, &steep, SUPPORT_MARGIN, m->cos_steep, &unused);
     still_bodies(m, feet, &steep);
     bool walk = false;
     for (int i = 0; i < n; i++) {
