@@ -1819,18 +1819,20 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
             double hq;
             gait_vec3 tq;
             bool on_t = terrain_at(m_in, q.x, q.z, &hq, &tq);
+            bool blocked = on_t && lift_blocked(m_in, *feet_io, q, hq, &hit);
             /* ... and in a V of two steep cells (its crease running down away from the
              * heightfield's edge, a face leaning over it), the move along the bank's plane rose
              * onto the other cell and into the face: along the crease the two make, down it (the
              * liveness fuzzer, seed 797395364: held in the fall for good) */
-            if (on_t && lift_blocked(m_in, *feet_io, q, hq, &hit) && nseed == 1 &&
-                !is_floor(m_in, tq) && tq.y > 0 && v3_dot(tq, seed[0]) < SUPPORT_SAME_FACE) {
+            if (blocked && nseed == 1 && !is_floor(m_in, tq) && tq.y > 0 &&
+                v3_dot(tq, seed[0]) < SUPPORT_SAME_FACE) {
                 gait_vec3 crease[2] = {seed[0], tq};
                 q = slide_on(m_in, *feet_io, clip_planes(delta, crease, 2), flags, NULL, crease, 2,
                              &sb);
                 on_t = terrain_at(m_in, q.x, q.z, &hq, &tq);
+                blocked = on_t && lift_blocked(m_in, *feet_io, q, hq, &hit);
             }
-            if (on_t && !lift_blocked(m_in, *feet_io, q, hq, &hit)) {
+            if (on_t && !blocked) {
                 no_room = false;
                 p = q;
                 h = hq > q.y ? hq : q.y;
