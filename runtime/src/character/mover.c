@@ -1824,7 +1824,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
              * heightfield's edge, a face leaning over it), the move along the bank's plane rose
              * onto the other cell and into the face: along the crease the two make, down it (the
              * liveness fuzzer, seed 797395364: held in the fall for good) */
-            if (blocked && nseed == 1 && !is_floor(m_in, tq) && tq.y > 0 &&
+            if (blocked && !is_floor(m_in, tq) && tq.y > 0 &&
                 v3_dot(tq, seed[0]) < SUPPORT_SAME_FACE) {
                 gait_vec3 crease[2] = {seed[0], tq};
                 q = slide_on(m_in, *feet_io, clip_planes(delta, crease, 2), flags, NULL, crease, 2,
