@@ -315,6 +315,27 @@ typedef struct walker {
     bool riser;                 /* it climbed a riser as a wall */
 } walker;
 
+static double dist3(gait_vec3 a, gait_vec3 b) {
+    double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The walker of the n other than `self` nearest p (by where each stood after the last step), or
+ * -1 when there is no other. */
+static int nearest_walker(const walker *wk, int n, int self, gait_vec3 p) {
+    int best = -1;
+    double bd = INFINITY;
+    for (int j = 0; j < n; j++) {
+        if (j == self) continue;
+        double d = dist3(wk[j].last, p);
+        if (d < bd) {
+            bd = d;
+            best = j;
+        }
+    }
+    return best;
+}
+
 static const char *const kind_names[] = {"flicker", "air_stuck", "stuck_walker",
                                          "traverse_overrun", "drown_deep"};
 enum { KINDS = 5 };
@@ -498,13 +519,20 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
                                info.position.y, info.position.z);
                 }
             }
-            if (i == trace || i == follow) /* one walker's story, step by step */
+            if (i == trace || i == follow) { /* one walker's story, step by step */
                 printf("  trace %.3f s %-10s %.4f %.4f %.4f vel %.3f %.3f %.3f g%d w%d wa%d h %.3f yaw "
-                       "%.3f stamina %.1f\n", (s + 1) * dt, gait_state_name(info.phase.state),
+                       "%.3f stamina %.1f", (s + 1) * dt, gait_state_name(info.phase.state),
                        info.position.x, info.position.y, info.position.z, info.velocity.x,
                        info.velocity.y, info.velocity.z, info.contact.grounded, info.contact.wall,
                        info.contact.wall_ahead, info.contact.height_above_ground, info.yaw,
                        info.stamina);
+                /* in the crowd, the nearest other walker (where it stood after the last step):
+                 * a body in the way stops a walk as a wall does */
+                int near = nearest_walker(wk, n, i, info.position);
+                if (near >= 0)
+                    printf(" near %d at %.2f m", near, dist3(wk[near].last, info.position));
+                printf("\n");
+            }
             gait_vec3 p = info.position;
             double dx = p.x - k->last.x, dy = p.y - k->last.y, dz = p.z - k->last.z;
             k->path += sqrt(dx * dx + dy * dy + dz * dz);
