@@ -230,6 +230,9 @@ typedef struct action_move {
 #define APPROACH_WALL 0.15      /* m: a body stopped by the face this close to the approach point
                                    is there */
 #define NO_WAY 1e-4             /* m: an approach step that gains less made no way */
+#define CREEP 0.25              /* of what an approach step asked: gaining less is no way made
+                                   either (a body standing on the approach point, slid round at a
+                                   crawl, is no way to the face) */
 #define PATH_LEGS 4             /* waypoints a step may pass (the path has 4) */
 #define SNAP_PUSHED 0.01        /* m: a blocked action's snap to the ground pushed out further
                                    than this is not taken */
@@ -254,7 +257,8 @@ static void move_approach(action_move *am) {
         am->vel = v3_scale(v3_sub(am->feet, am->start), 1.0 / am->dt);
         gait_vec3 d2 = v3_sub(t->path[0], am->feet);
         d2.y = 0;
-        if (v3_len(d2) > dist - NO_WAY) t->blocked += am->dt; /* made no way */
+        if (v3_len(d2) > dist - fmax(NO_WAY, CREEP * sp * am->dt))
+            t->blocked += am->dt; /* made no way */
         if (!am->res.grounded) t->blocked = BLOCKED_END + 1;  /* the ground dropped away */
     }
     gait_vec3 d3 = v3_sub(t->path[0], am->feet);
