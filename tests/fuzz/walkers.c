@@ -25,7 +25,9 @@
  * The camera's yaw is 0 (the stick's forward is +z), whatever way a walker faces. Fixed steps at 60 Hz through
  * gait_world_update, the host's path.
  *
- * --show KIND prints each event of that kind (changes: each walker over 30 changes in a window);
+ * --show KIND prints each event of that kind (changes: each walker over 30 changes in a window)
+ * with the walker whose capsule is nearest and how far off it is ("touching" within 1 cm: a body
+ * in the way, or under one held in the air); --trace and --follow name it on every step too.
  * --trace WALKER runs that walker alone and prints its every step (alone it moves as in the whole
  * run only while it meets no other walker: bodies meet); --follow WALKER prints that walker's
  * every step in the whole run; --place X Y Z YAW puts one walker at those feet (as a trace or a
@@ -315,25 +317,42 @@ typedef struct walker {
     bool riser;                 /* it climbed a riser as a wall */
 } walker;
 
-static double dist3(gait_vec3 a, gait_vec3 b) {
-    double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-    return sqrt(dx * dx + dy * dy + dz * dz);
+/* The gap between two upright capsules of radius r and height h (every walker's body is the
+ * same) with their feet at a and b: the distance between their axes less both radii (0 or less:
+ * touching). */
+static double capsule_gap(gait_vec3 a, gait_vec3 b, double r, double h) {
+    double dx = a.x - b.x, dz = a.z - b.z;
+    double dv = fabs(a.y - b.y) - (h - 2 * r); /* the axes' vertical gap, when they share none */
+    if (dv < 0) dv = 0;
+    return sqrt(dx * dx + dz * dz + dv * dv) - 2 * r;
 }
 
-/* The walker of the n other than `self` nearest p (by where each stood after the last step), or
- * -1 when there is no other. */
-static int nearest_walker(const walker *wk, int n, int self, gait_vec3 p) {
+/* The walker of the n other than `self` whose capsule comes nearest a capsule with its feet at p
+ * (each where it stood after the last step), its gap in *gap; -1 when there is no other. */
+static int nearest_walker(const gait_world *w, const walker *wk, int n, int self, gait_vec3 p,
+                          const gait_locomotion *num, double *gap) {
     int best = -1;
-    double bd = INFINITY;
+    *gap = INFINITY;
     for (int j = 0; j < n; j++) {
-        if (j == self) continue;
-        double d = dist3(wk[j].last, p);
-        if (d < bd) {
-            bd = d;
+        if (j == self || !gait_character_valid(w, wk[j].id)) continue;
+        double g = capsule_gap(wk[j].last, p, num->capsule_radius, num->capsule_height);
+        if (g < *gap) {
+            *gap = g;
             best = j;
         }
     }
     return best;
+}
+
+/* " near N, its capsule G m off" (" near N, touching" within 1 cm: bodies keep a few mm apart),
+ * for a trace line or an event's. */
+static void print_nearest(const gait_world *w, const walker *wk, int n, int self, gait_vec3 p,
+                          const gait_locomotion *num) {
+    double gap;
+    int near = nearest_walker(w, wk, n, self, p, num, &gap);
+    if (near < 0) return;
+    if (gap <= 0.01) printf(" near %d, touching", near);
+    else printf(" near %d, its capsule %.2f m off", near, gap);
 }
 
 static const char *const kind_names[] = {"flicker", "air_stuck", "stuck_walker",
@@ -528,9 +547,7 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
                        info.stamina);
                 /* in the crowd, the nearest other walker (where it stood after the last step):
                  * a body in the way stops a walk as a wall does */
-                int near = nearest_walker(wk, n, i, info.position);
-                if (near >= 0)
-                    printf(" near %d at %.2f m", near, dist3(wk[near].last, info.position));
+                print_nearest(w, wk, n, i, info.position, gait_world_locomotion(w, info.body_type));
                 printf("\n");
             }
             gait_vec3 p = info.position;
@@ -549,19 +566,9 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
             if (kk == 0) count_pair(t, msg);
             if (show && strcmp(show, kind) == 0) {
                 /* the nearest other walker: a body may be what holds this one */
-                int near = -1;
-                double best = INFINITY;
-                for (int j = 0; j < n; j++) {
-                    if (j == i || !gait_character_valid(w, wk[j].id)) continue;
-                    double ex = wk[j].last.x - p.x, ey = wk[j].last.y - p.y, ez = wk[j].last.z - p.z;
-                    double d = sqrt(ex * ex + ey * ey + ez * ez);
-                    if (d < best) {
-                        best = d;
-                        near = j;
-                    }
-                }
-                printf("  %s walker %d at %.2f s: %s; nearest walker %d at %.2f m\n", kind, i,
-                       (s + 1) * dt, msg, near, best);
+                printf("  %s walker %d at %.2f s: %s;", kind, i, (s + 1) * dt, msg);
+                print_nearest(w, wk, n, i, p, gait_world_locomotion(w, info.body_type));
+                printf("\n");
             }
         }
     }
