@@ -563,6 +563,7 @@ static bool riser_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point,
 typedef struct steep_set {
     gait_vec3 n[MAX_CONTACTS], p[MAX_CONTACTS];
     bool body[MAX_CONTACTS];
+    bool ceiling[MAX_CONTACTS]; /* facing down (is_ceiling): one face of a funnel of three only */
     int count;
 } steep_set;
 
@@ -572,6 +573,7 @@ static void add_face(steep_set *s, gait_vec3 n, gait_vec3 p, bool body) {
     if (s->count >= MAX_CONTACTS) return;
     s->n[s->count] = n;
     s->body[s->count] = body;
+    s->ceiling[s->count] = is_ceiling(n);
     s->p[s->count++] = p;
 }
 
@@ -589,11 +591,13 @@ static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) { add_face(s, n, p
  * threes decide any set. "Leaning towards" is by more than NOTCH_LEAN: a ridge's two faces are
  * met at one point of its edge, the two contacts' points apart only by rounding, which leaned
  * them towards each other as often as not (a body on a knife edge stood in the fall and fell in
- * the walk, fall <-> crouch every step). */
+ * the walk, fall <-> crouch every step). A face over the body (ceiling) makes no notch of two
+ * (under an overhang meeting a wall the crease is level, and the body falls away from both), but
+ * may be one face of a funnel of three: the cone test is exact, up in the cone is no way down. */
 static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++) {
-            if (s->body[i] && s->body[j]) continue;
+            if ((s->body[i] && s->body[j]) || s->ceiling[i] || s->ceiling[j]) continue;
             gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
             if (v3_dot(horizontal(s->n[i]), ab) <= NOTCH_LEAN ||
                 v3_dot(horizontal(s->n[j]), ab) >= -NOTCH_LEAN)
@@ -722,15 +726,16 @@ static int support_contacts(const gait_mover *m, gait_vec3 feet, gait_contact_po
 }
 
 /* Walkable support under a capsule whose feet are at `feet` though the surface a cast met first
- * there is too steep: the contacts within SUPPORT_MARGIN of its bottom sphere (below its middle,
- * none a ceiling) say more than the first touch —
+ * there is too steep: the contacts within SUPPORT_MARGIN of its capsule say more than the first
+ * touch —
  *   - a walkable one among them is ground (a crease: the sphere resting on a walkable slope and
  *     a steep face at once touches the face first as often as the slope);
  *   - steep ones that together hold the body are ground too, as Jolt's CharacterVirtual counts
  *     several steep contacts whose combined support is walkable: two faces leaning towards each
  *     other (a trough, a funnel, a steep slope running into a wall) whose crease rises no more
  *     steeply than a walkable slope. The ground's normal is then the crease's: walking along it
- *     is level with it, out of it is into a steep face.
+ *     is level with it, out of it is into a steep face. A face over the body (a ceiling to the
+ *     move) is one face of a funnel of three only (steep_pair).
  * terrain_n (may be NULL): the steep terrain the feet rest on, one more face. Writes the normal
  * to stand on. */
 static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3 *terrain_n,
@@ -753,7 +758,14 @@ static bool contact_support(const gait_mover *m, gait_vec3 feet, const gait_vec3
     bool walk = false;
     for (int i = 0; i < n; i++) {
         gait_vec3 nn = cp[i].normal;
-        if (is_ceiling(nn)) continue;
+        /* a face over the body (an overhang it is pressed under) is one face of a funnel of three
+         * (steep_pair): held up by two heads side by side and pushed by the overhang against the
+         * wall it leaned from, a body had no way down, hung in the fall (the walkers' survey on a
+         * Quake III map, delta) */
+        if (is_ceiling(nn)) {
+            add_steep(&steep, nn, cp[i].point);
+            continue;
+        }
         /* another character is never ground by itself (as in a slide: a body on another's head
          * slides off), but the side of one standing still is a face of the notch it makes with
          * a steep face: a body sliding down a steep bank into another standing at its foot
@@ -1776,7 +1788,8 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
     r->touched = si.solid;
     /* the terrain just under the feet, too steep: one more face a trough may be made of */
     const gait_vec3 *tsteep = has_t && p.y <= h + SUPPORT_MARGIN && !is_floor(m, tn) ? &tn : NULL;
-    if (vel.y <= 0 && (si.floor || ((si.steep || (si.wall && si.hits > 0) || (tsteep && si.hits > 0)) &&
+    if (vel.y <= 0 && (si.floor || ((si.steep || ((si.wall || si.ceiling) && si.hits > 0) ||
+                                     (tsteep && si.hits > 0)) &&
                                     contact_support(m, p, tsteep, &sn)))) {
         r->grounded = true; /* on a floor, or in a trough its steep faces (and walls) make */
         r->ground_normal = si.floor ? si.floor_n : sn;
