@@ -68,7 +68,8 @@ test("a body held on two heads by an overhanging wall stands on them, not hung i
     expect_true(top:state() ~= "fall", "not in the fall after 2 s (" .. top:state() .. ")")
     -- standing or gone down: if it still rests up there, the two hold it (within 5 cm of the
     -- heads' tops, 1.7 m), else it is on the floor
-    expect_true(y > 1.25 or y < 0.01, string.format("on the heads or on the floor (feet at %.3f m)", y))
+    expect_true(y > 1.25 or y < 0.01,
+      string.format("on the heads or on the floor (feet at %.3f m)", y))
   end)
 
 test("the two walk away and the body on their heads comes down onto the floor", function()

@@ -1025,9 +1025,9 @@ void gait__body_move(const gait_collider *col, gait_gather *gather, gait_mover_b
 /* ---- layout (layouts.h) ------------------------------------------------------------------- */
 
 /* Normals are unit vectors the collider gave (a hair past 1 from rounding); the carried velocity
- * is a step's. The open-country cache is a shortcut that gives the same bits when dropped
- * (gait/mover.h): a snapshot does not carry it (a matching revision in another world would be
- * another world's geometry). */
+ * is a step's. The open-country cache, the held climb's and the height probe's are shortcuts
+ * that give the same bits when dropped (gait/mover.h, body.h): a snapshot does not carry them (a
+ * matching revision in another world would be another world's geometry). */
 #define UNIT 1.000001
 static const gait__lfield body_rows[] = {
     GAIT__LVEC3(gait__body, vel, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
@@ -1045,6 +1045,7 @@ static const gait__lfield body_rows[] = {
     GAIT__LSTRUCT(gait__body, wall_lm, gait__landmark_id_layout),
     GAIT__LVEC3(gait__body, inherit, -GAIT__SPEED_LIMIT, GAIT__SPEED_LIMIT, "m/s"),
     GAIT__LCACHE(gait__body, held),
+    GAIT__LCACHE(gait__body, probe),
 };
 #undef UNIT
 GAIT__LTABLE(gait__body_layout, gait__body, body_rows, NULL, NULL);

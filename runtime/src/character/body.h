@@ -25,6 +25,20 @@ typedef struct gait__climb_memo {
     gait__bound bounds[GAIT__HELD_BODIES];
 } gait__climb_memo;
 
+/* The height probe's last ray down through the landmarks (sense.c): the ray and what it met, with
+ * what else it read. A body held where it stands in the air (a climber pushed up into a roof, one
+ * hung on a ledge by the stick) asks the same ray every step; with nothing it reads changed, the
+ * answer is the same bits. A shortcut that gives the same bits when dropped (zero: empty). */
+typedef struct gait__probe_memo {
+    bool valid;
+    const gait_collider *collider;
+    uint64_t revision;           /* the collider's static revision then */
+    gait_filter filter;
+    gait_vec3 origin, delta;     /* the ray */
+    bool found;
+    double distance, point_y;    /* its hit: m down the ray, and the height it met */
+} gait__probe_memo;
+
 /* What the body keeps between steps (beyond position, velocity and contact). */
 typedef struct gait__body {
     gait_vec3 vel;               /* m/s the body carries between steps (the air's momentum) */
@@ -44,6 +58,7 @@ typedef struct gait__body {
     gait_vec3 inherit;           /* m/s horizontal: the velocity of the moving landmark the body
                                     left, which the air's steering keeps (zero on the ground) */
     gait__climb_memo held;       /* the climb's last step that held the body still */
+    gait__probe_memo probe;      /* the height probe's last ray (sense.c) */
 } gait__body;
 
 /* A moving landmark's part in a step (gait__body_carry). */

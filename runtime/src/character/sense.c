@@ -22,23 +22,67 @@
 #define PROBE_LIFT 0.01       /* m: the probe's ray starts this far above the feet */
 #define RISING_SPEED 1e-9     /* m/s: a carried upward speed above this is rising */
 
+/* Bit for bit the same (every field; doubles by their bits): a query asked again. */
+static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+#define SAME(f) same_bits(&a->f, &b->f, sizeof a->f)
+static bool same_filter(const gait_filter *a, const gait_filter *b) {
+    return SAME(ignore) && SAME(ignore_region_only) && SAME(region_min) && SAME(region_max) &&
+           SAME(skip_terrain) && SAME(skip_landmarks) && SAME(skip_moving) && SAME(walkable_slope);
+}
+
+/* The probe's ray down through the landmarks, from o by d: the answer the memo keeps when the same
+ * ray was asked last of the same collider at the same static revision with the same filter, and
+ * no moving landmark reaches the ray's column (they move between steps); else asked, and kept.
+ * The same bits either way. */
+static bool probe_ray(const gait_mover *m, gait__probe_memo *memo, gait_vec3 o, gait_vec3 d,
+                      double *distance, double *point_y) {
+    uint64_t rev = gait_collider_static_revision(m->collider);
+    bool fixed = !gait_collider_moving_near(m->collider, v3(o.x, o.y + d.y, o.z), o);
+    if (memo && fixed && memo->valid && memo->collider == m->collider && memo->revision == rev &&
+        same_bits(&memo->origin, &o, sizeof o) && same_bits(&memo->delta, &d, sizeof d) &&
+        same_filter(&memo->filter, &m->filter)) {
+        *distance = memo->distance;
+        *point_y = memo->point_y;
+        return memo->found;
+    }
+    gait_hit hit;
+    bool found = gait__query_ray(m->collider, m->gather, o, d, &m->filter, &hit);
+    if (found) {
+        *distance = hit.distance;
+        *point_y = hit.point.y;
+    }
+    if (memo) {
+        memo->valid = fixed;
+        memo->collider = m->collider;
+        memo->revision = rev;
+        memo->filter = m->filter;
+        memo->origin = o;
+        memo->delta = d;
+        memo->found = found;
+        memo->distance = found ? hit.distance : 0;
+        memo->point_y = found ? hit.point.y : 0;
+    }
+    return found;
+}
+
 /* Metres from the feet down to whatever lies below (terrain or a landmark), up to the probe;
- * *landmark_y the height of the landmark the probe met (-infinity for none). */
-static double height_above_ground(const gait_mover *m, gait_vec3 feet, gait__ground_probe probe,
-                                  double *landmark_y) {
+ * *landmark_y the height of the landmark the probe met (-infinity for none). memo (may be NULL):
+ * the body's last probe ray (probe_ray). */
+static double height_above_ground(const gait_mover *m, gait__probe_memo *memo, gait_vec3 feet,
+                                  gait__ground_probe probe, double *landmark_y) {
     double best = INFINITY, h;
     gait_vec3 tn;
     if (gait_terrain_sample(m->collider, feet.x, feet.z, &h, &tn)) best = feet.y - h;
     double reach = isfinite(best) && probe == GAIT__PROBE_TO_TERRAIN ? fmax(best, 0) + PROBE_LIFT
                                                                     : HEIGHT_PROBE;
     if (reach > HEIGHT_PROBE) reach = HEIGHT_PROBE;
-    gait_hit hit;
     gait_vec3 o = v3(feet.x, feet.y + PROBE_LIFT, feet.z);
     *landmark_y = -INFINITY;
-    if (gait__query_ray(m->collider, m->gather, o, v3(0, -reach, 0), &m->filter, &hit)) {
-        double d = hit.distance - PROBE_LIFT;
+    double distance, point_y;
+    if (probe_ray(m, memo, o, v3(0, -reach, 0), &distance, &point_y)) {
+        double d = distance - PROBE_LIFT;
         if (d < best) best = d;
-        *landmark_y = hit.point.y;
+        *landmark_y = point_y;
     }
     return best < 0 ? 0 : best;
 }
@@ -106,7 +150,8 @@ void gait__sense_contact(gait__character *ch, const gait_mover *m, const gait_mo
     c->rising = ch->body.vel.y > RISING_SPEED;
     /* the landmark under the feet: the ground stood on, or what the probe met below */
     double landmark_y = r->grounded ? r->ground_height : -INFINITY;
-    c->height_above_ground = r->grounded ? 0 : height_above_ground(m, ch->position, probe, &landmark_y);
+    c->height_above_ground =
+        r->grounded ? 0 : height_above_ground(m, &ch->body.probe, ch->position, probe, &landmark_y);
     double surface, depth;
     if (water_over(m->collider, ch->position, m->radius, gait_state_in_water(ch->phase.state),
                    &surface, &depth)) {
@@ -153,12 +198,6 @@ void gait__sense_surroundings(const gait_collider *col, gait_gather *gather, gai
 }
 
 /* Bit for bit the same scan query (every field; doubles by their bits). */
-static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
-#define SAME(f) same_bits(&a->f, &b->f, sizeof a->f)
-static bool same_filter(const gait_filter *a, const gait_filter *b) {
-    return SAME(ignore) && SAME(ignore_region_only) && SAME(region_min) && SAME(region_max) &&
-           SAME(skip_terrain) && SAME(skip_landmarks) && SAME(skip_moving) && SAME(walkable_slope);
-}
 static bool same_query(const gait_traverse_query *a, const gait_traverse_query *b) {
     return SAME(feet) && SAME(forward) && SAME(speed) && SAME(radius) && SAME(height) &&
            SAME(step_height) && SAME(max_height) && SAME(min_height) && SAME(reach_min) &&
