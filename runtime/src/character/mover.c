@@ -563,7 +563,6 @@ static bool riser_supports(const gait_mover *m, gait_vec3 feet, gait_vec3 point,
 typedef struct steep_set {
     gait_vec3 n[MAX_CONTACTS], p[MAX_CONTACTS];
     bool body[MAX_CONTACTS];
-    bool ceiling[MAX_CONTACTS]; /* facing down (is_ceiling): one face of a funnel of three only */
     int count;
 } steep_set;
 
@@ -573,7 +572,6 @@ static void add_face(steep_set *s, gait_vec3 n, gait_vec3 p, bool body) {
     if (s->count >= MAX_CONTACTS) return;
     s->n[s->count] = n;
     s->body[s->count] = body;
-    s->ceiling[s->count] = is_ceiling(n);
     s->p[s->count++] = p;
 }
 
@@ -597,7 +595,8 @@ static void add_steep(steep_set *s, gait_vec3 n, gait_vec3 p) { add_face(s, n, p
 static bool steep_pair(const gait_mover *m, const steep_set *s, gait_vec3 *n_out) {
     for (int i = 0; i < s->count; i++)
         for (int j = i + 1; j < s->count; j++) {
-            if ((s->body[i] && s->body[j]) || s->ceiling[i] || s->ceiling[j]) continue;
+            if ((s->body[i] && s->body[j]) || is_ceiling(s->n[i]) || is_ceiling(s->n[j]))
+                continue;
             gait_vec3 ab = v3_sub(s->p[j], s->p[i]);
             if (v3_dot(horizontal(s->n[i]), ab) <= NOTCH_LEAN ||
                 v3_dot(horizontal(s->n[j]), ab) >= -NOTCH_LEAN)
