@@ -1074,13 +1074,17 @@ static void gathered_tri(query *qy, gather_mem *m, int j) {
 }
 
 #define GATHER_SORT 128 /* a sweep's candidates put in order of their bounds (the rest after) */
+#define GATHER_OVER 1024 /* a sweep's candidates past those, each still held to the best hit */
 
-/* The candidates of one run a query's box meets, in order of the earliest each can be met. */
+/* The candidates of one run a query's box meets, in order of the earliest each can be met; a
+ * sweep's past GATHER_SORT in `over`, tested after the ordered ones against the best hit they
+ * left (a climber pressed to a finely cut wall meets hundreds, nearly all beyond its first hit). */
 typedef struct cand_list {
-    int n;
+    int n, no;
     double when[GATHER_SORT];
     int tri[GATHER_SORT];
     gait__sweep_pre pre[GATHER_SORT];
+    int over[GATHER_OVER];
 } cand_list;
 
 static void cand_insert(cand_list *cl, double e, int j, const gait__sweep_pre *pre) {
@@ -1134,6 +1138,10 @@ static inline void gathered_cand(query *qy, gather_mem *m, int j, cand_list *cl,
         float lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
         float hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
         if (region_skips(qy, lo, hi)) return;
+    }
+    if (!direct && *nc == GATHER_SORT && qy->kind == Q_SWEEP && cl->no < GATHER_OVER) {
+        cl->over[cl->no++] = j;
+        return;
     }
     if (direct || *nc == GATHER_SORT) {
         gathered_tri(qy, m, j); /* in the gather's order: nothing depends on it */
@@ -1207,6 +1215,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
         const gather_run *run = &m->run[r];
         if (!enter_landmark(qy, run->slot, run->origin, NULL)) continue; /* static ones only */
         int nc = 0;
+        cl.no = 0;
         gathered_run(qy, m, run, &cl, &nc, !timed && !sweep);
         if (nc == 0) continue;
         if (sweep && nc == 1 && !timed) {
@@ -1245,6 +1254,21 @@ static void walk_gathered(query *qy, gait_gather *g) {
             gait__tri_hit h;
             if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h,
                                     &m->tri[j].memo, &cl.pre[k]))
+                take_hit(qy, &h, (int)m->src[j]->index);
+        }
+        for (int k = 0; k < cl.no; k++) {
+            int j = cl.over[k];
+            gait__sweep_pre pre;
+            double e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, gathered_built(m, j),
+                                             &m->tri[j].memo, &pre);
+            if (!(e <= 1) || (qy->found && e > qy->best_t)) continue;
+            if (timed) {
+                double s;
+                if (!box_entry(qy, m, j, &s) || (qy->found && s > qy->best_t)) continue;
+            }
+            gait__tri_hit h;
+            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h,
+                                    &m->tri[j].memo, &pre))
                 take_hit(qy, &h, (int)m->src[j]->index);
         }
     }
