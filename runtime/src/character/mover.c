@@ -1239,6 +1239,25 @@ void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double r
 
 static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
 
+/* Feet *p past the height function's grid (it answers nothing there): the capsule cast down by
+ * reach against the grid's own triangles meets its edge as a landmark box's edge is met, the
+ * sphere resting on it while that contact is walkable and under it. Moves the feet down onto
+ * it and writes the contact's normal. */
+static bool terrain_edge(const gait_mover *m, gait_vec3 *p, double reach, gait_vec3 *n_out) {
+    gait_filter f = m->filter; /* (no terrain: the cast meets nothing, at once) */
+    f.skip_terrain = false;
+    f.skip_landmarks = true;
+    gait_capsule c = capsule_at(m, *p);
+    gait_hit hit;
+    if (!gait_collider_capsule_sweep(m->collider, &c, v3(0, -reach, 0), &f, &hit) ||
+        hit.start_solid || !is_floor(m, hit.normal) ||
+        !under_sphere(m, v3(p->x, p->y + m->radius, p->z), hit.point))
+        return false;
+    p->y -= reach * hit.fraction;
+    *n_out = hit.normal;
+    return true;
+}
+
 /* Ground under the feet within reach (m) below: the higher of a landmark floor (a cast down)
  * and the terrain. Walkable ground snaps the feet onto it; steep ground is reported, not
  * stood on. The feet never end below the terrain. */
@@ -1335,6 +1354,16 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
          * finds there (fly), so the walk agrees with it. It read no ground and the body flipped
          * run <-> fall every other step (the liveness fuzzer, seed 403049) */
         r->grounded = true;
+        r->ground_normal = sn;
+        r->ground_height = p.y;
+    }
+    if (!r->grounded && !has_t && terrain_edge(m, &p, reach, &sn)) {
+        /* off the height function's grid, the bottom sphere still on its last cells: a run along
+         * a face rising just past the terrain's edge was slid a few centimetres over the edge,
+         * read nothing under the feet and fell, landed back on the grid, and again (run <-> fall
+         * every few steps: the liveness fuzzer, seed 1304312) */
+        r->grounded = true;
+        r->steep = false;
         r->ground_normal = sn;
         r->ground_height = p.y;
     }
@@ -1707,9 +1736,13 @@ static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     gait_vec3 moved = v3_sub(p, start);
     r->vel = dt > 0 ? v3(moved.x / dt, 0, moved.z / dt) : v3(0, 0, 0);
     /* on the terrain with no landmark floor met on the way, no landmark floor can be under the
-     * feet (the move was cast along the ground's plane): the height function alone answers */
+     * feet (the move was cast along the ground's plane): the height function alone answers,
+     * while the feet are still over its grid (past its edge a landmark's floor may lie a hair
+     * below the plane: a quay's deck) */
     double cast_y = p.y;
-    p = find_ground(m, p, m->step_height, floor_met || !on_terrain, riser, r);
+    double hp;
+    bool left_grid = on_terrain && !terrain_at(m, p.x, p.z, &hp, NULL);
+    p = find_ground(m, p, m->step_height, floor_met || !on_terrain || left_grid, riser, r);
     /* the lift is asked of the landmarks too when it reaches past what the near test covered
      * (the step height and NEAR_SKIN): feet under the terrain's surface are lifted metres onto
      * it, and "no landmark near the move" says nothing of the way up (the cache's answer and a

@@ -1,0 +1,46 @@
+-- The edge of the terrain's grid (docs/behaviour.md, "The body", Ground): past it the height
+-- function answers nothing, so the walk asks the landmarks under the feet, and the bottom sphere
+-- rests on the grid's last cells as it would on a landmark box's edge. A flat 32 m terrain
+-- (x, z in [-16, 16], height 0); the body runs along +z from z = 10.
+local S = require("gait.scenario")
+
+local RUN = {move_y = 1}
+
+test("a run off the terrain's grid onto a landmark floor just below it steps down, running", function()
+  local w = S.world(32)
+  -- a slab whose top is 2 cm under the terrain's height, from the grid's edge on: a quay, a
+  -- bridge's deck (the walk's cast along the ground's plane passes over it)
+  S.box(w, -2, -1, 16, 2, -0.02, 26)
+  local ch = S.perch(w, 0, 0.01, 10)
+  S.until_state(w, ch, "idle", 60, {})
+  local r = S.watch(w, ch, 150, RUN) -- 2.5 s at the run's 6 m/s: 15 m, 9 of them on the slab
+  local _, y, z = ch:position()
+  expect_true(z > 20, string.format("ran on onto the slab (z %.2f > 20)", z))
+  expect_near(y, -0.02, 0.005, "feet on the slab's top (m)")
+  expect_eq(ch:state(), "run", "running")
+  expect_true(not r.seen.fall, "never fell at the grid's edge")
+end)
+
+test("a run off the terrain's grid with nothing past it rounds the edge, then falls", function()
+  local w = S.world(32)
+  local ch = S.perch(w, 0, 0.01, 10)
+  S.until_state(w, ch, "idle", 60, {})
+  local left, gz, gy = nil, 0, 0
+  for k = 1, 90 do
+    S.step(w, ch, RUN)
+    local _, y, z = ch:position()
+    if ch:contact().grounded and z > gz then gz, gy = z, y end
+    if ch:state() == "fall" then
+      left = k
+      break
+    end
+  end
+  expect_true(left ~= nil, "the run falls off the edge")
+  -- the axis passes the edge at z = 16; the sphere (radius 0.3) rests on the edge while its
+  -- contact is walkable (45 deg: 0.21 m past it and 0.09 m down), give or take a step of the
+  -- run (0.093 m)
+  expect_true(gz > 16.1 and gz < 16.3, string.format("stood on the edge 0.1-0.3 m past it " ..
+    "(last grounded at z %.3f)", gz))
+  expect_true(gy < -0.01 and gy > -0.1, string.format("the feet went down round the edge " ..
+    "(y %.3f there; the sphere drops 0.09 m by 45 deg)", gy))
+end)
