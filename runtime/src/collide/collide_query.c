@@ -425,13 +425,17 @@ static void gather_add(query *qy, const gait__ltri *s, const float lo[3], const 
 /* A short sweep's candidates in one landmark's tree, kept in doubles with their edge planes until
  * the walk is done, then tested as a gather's are: in the order of the earliest each can be met,
  * stopping at the first that cannot beat the best (a crowded spot's sweeps, which no gather
- * holds, test a few instead of all). Past TREE_SORT they are tested at once. */
+ * holds, test a few instead of all). Past TREE_SORT they are kept apart, and each tested after
+ * those only if its bound can still beat the best (a wall cut four times finer); past TREE_OVER
+ * too, at once. */
 #define TREE_SORT 64
+#define TREE_OVER 512 /* candidates past those, tested after them against the best hit they left */
 typedef struct tree_cands {
-    int n;
+    int n, no;
     gait__tri tri[TREE_SORT];
     gait__edge_memo memo[TREE_SORT];
     int index[TREE_SORT];
+    const gait__ltri *over[TREE_OVER];
 } tree_cands;
 
 static bool tree_keep(tree_cands *tc, const gait__ltri *s) {
@@ -444,6 +448,16 @@ static bool tree_keep(tree_cands *tc, const gait__ltri *s) {
 }
 
 static void tree_sweep_kept(query *qy, tree_cands *tc);
+
+/* A sweep's candidate past those it put in order (triangle index tri of the current frame, dl the
+ * motion's length there): through the kernel only if its bound can still beat the best hit. */
+static void sweep_past(query *qy, const gait__tri *t, gait__edge_memo *memo, double dl, int tri) {
+    gait__sweep_pre pre;
+    double e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, t, memo, &pre);
+    if (!(e <= 1) || (qy->found && e > qy->best_t)) return;
+    gait__tri_hit h;
+    if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, t, &h, memo, &pre)) take_hit(qy, &h, tri);
+}
 
 /* tc: a short sweep's list to keep the candidates in (NULL: tested at once) */
 static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint32_t count, tree_cands *tc) {
@@ -462,6 +476,10 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
         }
         if (qy->region_filter && region_skips(qy, lo, hi)) continue;
         if (tc && tree_keep(tc, s)) continue;
+        if (tc && tc->no < TREE_OVER) {
+            tc->over[tc->no++] = s;
+            continue;
+        }
         ltri_to_tri(s->v, s->flags, &tri);
         on_tri(qy, &tri, (int)s->index, s->flags, NULL);
     }
@@ -601,7 +619,7 @@ static void walk_landmark(query *qy, int slot) {
     }
     tree_cands tc_mem, *tc = NULL;
     if (!timed && qy->kind == Q_SWEEP) {
-        tc_mem.n = 0;
+        tc_mem.n = tc_mem.no = 0;
         tc = &tc_mem;
     }
     uint32_t stack[GAIT__STACK_SIZE];
@@ -1129,6 +1147,14 @@ static void tree_sweep_kept(query *qy, tree_cands *tc) {
         if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &tc->tri[k], &h, &tc->memo[k], &cl.pre[i]))
             take_hit(qy, &h, tc->index[k]);
     }
+    for (int i = 0; i < tc->no; i++) {
+        const gait__ltri *s = tc->over[i];
+        gait__tri t;
+        gait__edge_memo memo;
+        ltri_to_tri(s->v, s->flags, &t);
+        memo.ready = false;
+        sweep_past(qy, &t, &memo, dl, (int)s->index);
+    }
 }
 
 /* Gathered triangle j, its box met by the query's: through the kernel at once (direct, or past
@@ -1258,18 +1284,9 @@ static void walk_gathered(query *qy, gait_gather *g) {
         }
         for (int k = 0; k < cl.no; k++) {
             int j = cl.over[k];
-            gait__sweep_pre pre;
-            double e = gait__sweep_tri_bound(qy->lp, qy->lq, qy->r, qy->ld, dl, gathered_built(m, j),
-                                             &m->tri[j].memo, &pre);
-            if (!(e <= 1) || (qy->found && e > qy->best_t)) continue;
-            if (timed) {
-                double s;
-                if (!box_entry(qy, m, j, &s) || (qy->found && s > qy->best_t)) continue;
-            }
-            gait__tri_hit h;
-            if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h,
-                                    &m->tri[j].memo, &pre))
-                take_hit(qy, &h, (int)m->src[j]->index);
+            double s; /* a long sweep's centre enters the box no sooner than the hit can come */
+            if (timed && (!box_entry(qy, m, j, &s) || (qy->found && s > qy->best_t))) continue;
+            sweep_past(qy, gathered_built(m, j), &m->tri[j].memo, dl, (int)m->src[j]->index);
         }
     }
     /* the moving landmarks are never gathered: through their trees, where they are now */
