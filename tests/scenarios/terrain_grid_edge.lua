@@ -44,3 +44,23 @@ test("a run off the terrain's grid with nothing past it rounds the edge, then fa
   expect_true(gy < -0.01 and gy > -0.1, string.format("the feet went down round the edge " ..
     "(y %.3f there; the sphere drops 0.09 m by 45 deg)", gy))
 end)
+
+test("a jump from the grid's edge, the feet past it, comes down on the edge again", function()
+  local w = S.world(32)
+  local ch = S.perch(w, 0, 0.01, 10)
+  S.until_state(w, ch, "idle", 60, {})
+  -- run to the first step whose feet are past the edge (z = 16), then let go of the stick
+  local ok = S.until_(w, ch, 90, RUN, function(c) local _, _, z = c:position(); return z > 16 end)
+  expect_true(ok, "ran past the grid's edge")
+  S.steps(w, ch, 30, {})
+  local x0, y0, z0 = ch:position()
+  expect_true(z0 > 16 and ch:contact().grounded, string.format("stands with its feet past the " ..
+    "edge (z %.3f)", z0))
+  S.steps(w, ch, 1, {pressed = {"jump"}})
+  local landed = S.until_(w, ch, 120, {}, function(c) return c:contact().grounded end)
+  local x, y, z = ch:position()
+  expect_true(landed, string.format("came down within 2 s (still %s at y %.2f)", ch:state(), y))
+  expect_near(y, y0, 0.005, "on the edge where it stood (m)")
+  expect_near(z, z0, 0.005, "no nearer the drop (m)")
+  expect_near(x, x0, 0.005, "nor aside (m)")
+end)

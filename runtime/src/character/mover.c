@@ -1239,21 +1239,23 @@ void gait__mover_init_cos(gait_mover *m, const gait_collider *collider, double r
 
 static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
 
-/* Feet *p past the height function's grid (it answers nothing there): the capsule cast down by
- * reach against the grid's own triangles meets its edge as a landmark box's edge is met, the
- * sphere resting on it while that contact is walkable and under it. Moves the feet down onto
- * it and writes the contact's normal. */
-static bool terrain_edge(const gait_mover *m, gait_vec3 *p, double reach, gait_vec3 *n_out) {
+/* A move by d of the capsule at feet *p onto the height function's grid from past its edge (it
+ * answers nothing there): cast against the grid's own triangles, it meets their edge as it meets
+ * a landmark box's, and rests on it while that contact is walkable and under the bottom sphere
+ * where it is met. Moves *p there and writes the contact's normal. Asked by the walk's ground
+ * finder (a cast down) and the fall (its move), so the two agree on where the edge holds. */
+static bool terrain_edge(const gait_mover *m, gait_vec3 *p, gait_vec3 d, gait_vec3 *n_out) {
     gait_filter f = m->filter; /* (no terrain: the cast meets nothing, at once) */
     f.skip_terrain = false;
     f.skip_landmarks = true;
     gait_capsule c = capsule_at(m, *p);
     gait_hit hit;
-    if (!gait_collider_capsule_sweep(m->collider, &c, v3(0, -reach, 0), &f, &hit) ||
-        hit.start_solid || !is_floor(m, hit.normal) ||
-        !under_sphere(m, v3(p->x, p->y + m->radius, p->z), hit.point))
+    if (!gait_collider_capsule_sweep(m->collider, &c, d, &f, &hit) || hit.start_solid ||
+        !is_floor(m, hit.normal))
         return false;
-    p->y -= reach * hit.fraction;
+    gait_vec3 q = v3_mad(*p, d, hit.fraction);
+    if (!under_sphere(m, v3(q.x, q.y + m->radius, q.z), hit.point)) return false;
+    *p = q;
     *n_out = hit.normal;
     return true;
 }
@@ -1357,7 +1359,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         r->ground_normal = sn;
         r->ground_height = p.y;
     }
-    if (!r->grounded && !has_t && terrain_edge(m, &p, reach, &sn)) {
+    if (!r->grounded && !has_t && terrain_edge(m, &p, v3(0, -reach, 0), &sn)) {
         /* off the height function's grid, the bottom sphere still on its last cells: a run along
          * a face rising just past the terrain's edge was slid a few centimetres over the edge,
          * read nothing under the feet and fell, landed back on the grid, and again (run <-> fall
@@ -1827,6 +1829,16 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
         r->ground_normal = si.floor ? si.floor_n : sn;
         r->ground_height = p.y;
         r->ground_landmark = si.floor_lm;
+        v.y = 0;
+    }
+    gait_vec3 at = *feet_io, en;
+    if (vel.y <= 0 && !r->grounded && !has_t && terrain_edge(m, &at, v3_sub(p, *feet_io), &en)) {
+        /* past the grid's edge, come down on its last cells' edge: where the walk stands (a
+         * jump from there fell through it and off the world) */
+        p = at;
+        r->grounded = true;
+        r->ground_normal = en;
+        r->ground_height = p.y;
         v.y = 0;
     }
     if (si.ceiling && v.y > 0) v.y = 0;
