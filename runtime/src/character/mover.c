@@ -1245,7 +1245,8 @@ static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
  * where it is met. Moves *p there and writes the contact's normal. Asked by the walk's ground
  * finder (a cast down) and the fall (its move), so the two agree on where the edge holds. */
 static bool terrain_edge(const gait_mover *m, gait_vec3 *p, gait_vec3 d, gait_vec3 *n_out) {
-    gait_filter f = m->filter; /* (no terrain: the cast meets nothing, at once) */
+    if (!gait__collider_has_terrain(m->collider)) return false; /* a level: no cast to make */
+    gait_filter f = m->filter;
     f.skip_terrain = false;
     f.skip_landmarks = true;
     gait_capsule c = capsule_at(m, *p);
