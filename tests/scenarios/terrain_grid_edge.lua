@@ -64,3 +64,27 @@ test("a jump from the grid's edge, the feet past it, comes down on the edge agai
   expect_near(z, z0, 0.005, "no nearer the drop (m)")
   expect_near(x, x0, 0.005, "nor aside (m)")
 end)
+
+test("a crouched walk along a sloping grid's edge, the feet past it, keeps to the edge", function()
+  -- the terrain rises 0.3 m a metre along x (17 deg), so its edge at z = 16 is a slope too: the
+  -- walk's slide (blind to the grid's triangles, which the height function answers for) may sink
+  -- the sphere a hair into the edge, and the cast down must still read it as the ground
+  local geo = require("gait.geometry")
+  local w = S.world(geo.terrain(32, 1, function(x) return 0.3 * x end))
+  local ch = S.perch(w, 0, 0.01, 10)
+  S.until_state(w, ch, "idle", 60, {})
+  local ok = S.until_(w, ch, 90, RUN, function(c) local _, _, z = c:position(); return z > 16.05 end)
+  expect_true(ok, "ran past the grid's edge")
+  S.steps(w, ch, 20, {})
+  expect_true(ch:contact().grounded, string.format("stands on the edge (%s)", ch:state()))
+  S.steps(w, ch, 2, {pressed = {"crouch"}})
+  local r = S.watch(w, ch, 120, {move_x = 1}) -- 2 s crouched, along the edge
+  local x, y, z = ch:position()
+  expect_eq(ch:state(), "crouch", "still crouched")
+  expect_true(not r.seen.fall, string.format("never fell (%d state changes)", r.changes))
+  expect_true(math.abs(x) > 2, string.format("walked along the edge (x %.2f)", x))
+  expect_true(z > 16 and z < 16.3, string.format("on the edge, the feet past it (z %.3f)", z))
+  -- the sphere on the edge's line: the feet within its radius (0.3 m) below the edge's height
+  expect_true(y <= 0.3 * x + 0.01 and y > 0.3 * x - 0.3,
+    string.format("the feet by the edge's height (y %.3f, edge %.3f)", y, 0.3 * x))
+end)

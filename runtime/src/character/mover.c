@@ -1244,17 +1244,30 @@ static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
  * a landmark box's, and rests on it while that contact is walkable and under the bottom sphere
  * where it is met. Moves *p there and writes the contact's normal. Asked by the walk's ground
  * finder (a cast down) and the fall (its move), so the two agree on where the edge holds. */
-static bool terrain_edge(const gait_mover *m, gait_vec3 *p, gait_vec3 d, gait_vec3 *n_out) {
+static bool terrain_edge(const gait_mover *m, gait_vec3 *p, gait_vec3 d, double lift,
+                         gait_vec3 *n_out) {
     if (!gait__collider_has_terrain(m->collider)) return false; /* a level: no cast to make */
     gait_filter f = m->filter;
     f.skip_terrain = false;
     f.skip_landmarks = true;
-    gait_capsule c = capsule_at(m, *p);
+    gait_vec3 s = *p;
+    gait_capsule c = capsule_at(m, s);
     gait_hit hit;
-    if (!gait_collider_capsule_sweep(m->collider, &c, d, &f, &hit) || hit.start_solid ||
-        !is_floor(m, hit.normal))
-        return false;
-    gait_vec3 q = v3_mad(*p, d, hit.fraction);
+    bool met = gait_collider_capsule_sweep(m->collider, &c, d, &f, &hit);
+    if (met && hit.start_solid && lift > 0) {
+        /* the walk's slide, blind to the grid's triangles (the height function answers for
+         * them, and it answers nothing past the edge), may have sunk the sphere a hair into
+         * the edge it follows: cast again from up to the step height above, as a step up
+         * (read as a start inside, a crouched walk there read no ground and fell every other
+         * step, landing back on the edge: the liveness fuzzer, seed 797418825) */
+        gait_vec3 up = v3(0, lift, 0);
+        s = v3_add(*p, up);
+        c = capsule_at(m, s);
+        d = v3_sub(d, up);
+        met = gait_collider_capsule_sweep(m->collider, &c, d, &f, &hit);
+    }
+    if (!met || hit.start_solid || !is_floor(m, hit.normal)) return false;
+    gait_vec3 q = v3_mad(s, d, hit.fraction);
     if (!under_sphere(m, v3(q.x, q.y + m->radius, q.z), hit.point)) return false;
     *p = q;
     *n_out = hit.normal;
@@ -1360,7 +1373,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
         r->ground_normal = sn;
         r->ground_height = p.y;
     }
-    if (!r->grounded && !has_t && terrain_edge(m, &p, v3(0, -reach, 0), &sn)) {
+    if (!r->grounded && !has_t && terrain_edge(m, &p, v3(0, -reach, 0), m->step_height, &sn)) {
         /* off the height function's grid, the bottom sphere still on its last cells: a run along
          * a face rising just past the terrain's edge was slid a few centimetres over the edge,
          * read nothing under the feet and fell, landed back on the grid, and again (run <-> fall
@@ -1833,7 +1846,7 @@ static void fly(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 delta, gai
         v.y = 0;
     }
     gait_vec3 at = *feet_io, en;
-    if (vel.y <= 0 && !r->grounded && !has_t && terrain_edge(m, &at, v3_sub(p, *feet_io), &en)) {
+    if (vel.y <= 0 && !r->grounded && !has_t && terrain_edge(m, &at, v3_sub(p, *feet_io), 0, &en)) {
         /* past the grid's edge, come down on its last cells' edge: where the walk stands (a
          * jump from there fell through it and off the world) */
         p = at;
