@@ -355,16 +355,19 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
  * its head under an overhang (a ledge band, a lintel), must lean for the way `up` to be free:
  * the least out distance up to CLIMB_OVERHANG + CLIMB_OUT_CLEAR, halved to a few mm; 0 when
  * the way up is free already or an overhang deeper than that is in the way. */
-static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, gait_vec3 up) {
+static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, gait_vec3 up,
+                           bool *blocked) {
     gait_hit hit;
-    if (!gait__mover_sweep(m, feet, up, &hit) || hit.normal.y >= 0) return 0; /* up is free */
+    *blocked = gait__mover_sweep(m, feet, up, &hit);
+    if (!*blocked || hit.normal.y >= 0) return 0; /* up is free, or met by no overhang */
     /* out from the wall by as far as the deepest overhang it goes round, less how far out the
      * body leans already */
     double far = CLIMB_OVERHANG + CLIMB_OUT_CLEAR;
     /* the wall below the overhang, level with the bottom sphere's centre */
     gait_vec3 c = v3(feet.x, feet.y + m->radius, feet.z);
     gait_filter f = m->filter;
-    if (!gait_collider_ray_cast(m->collider, c, v3_scale(nh, -(m->radius + far)), &f, &hit)) return 0;
+    if (!gait__query_ray(m->collider, m->gather, c, v3_scale(nh, -(m->radius + far)), &f, &hit))
+        return 0;
     far -= hit.distance - m->radius;
     if (far <= 0) return 0;
     gait_vec3 out = v3_scale(nh, far);
@@ -481,7 +484,8 @@ static gait_vec3 climb_landmark_asked(const gait_mover *m, gait_vec3 feet, gait_
          * it; up its face, over its top the wall goes on just past the edge, and the climb goes
          * on onto it (below) */
         gait_vec3 up = v3(0, v.y * dt, 0);
-        double d = overhang_out(m, feet, nh, up);
+        bool blocked;
+        double d = overhang_out(m, feet, nh, up, &blocked);
         if (d > 0) {
             gait__slide_info so;
             p = gait__mover_slide(m, feet, v3_scale(nh, fmin(d, v3_len(v) * dt)), true, false, &so);
@@ -489,8 +493,7 @@ static gait_vec3 climb_landmark_asked(const gait_mover *m, gait_vec3 feet, gait_
             r->wall_normal = n;
             return p;
         }
-        gait_hit hit;
-        if (!gait__mover_sweep(m, feet, up, &hit)) {
+        if (!blocked) { /* (overhang_out's first cast, the same question) */
             p = v3_add(feet, up); /* the way up is free: the press drove the head under the edge */
             r->wall = true;
             r->wall_normal = n;
