@@ -354,7 +354,8 @@ void gait__body_place_ashore(const gait_collider *col, gait__character *ch,
 /* How far out from the wall (m, along its horizontal normal nh) a body climbing up at feet,
  * its head under an overhang (a ledge band, a lintel), must lean for the way `up` to be free:
  * the least out distance up to CLIMB_OVERHANG + CLIMB_OUT_CLEAR, halved to a few mm; 0 when
- * the way up is free already or an overhang deeper than that is in the way. */
+ * the way up is free already or an overhang deeper than that is in the way. *blocked: whether
+ * the way up met anything (its first cast), which the climb asks next when there is no lean. */
 static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, gait_vec3 up,
                            bool *blocked) {
     gait_hit hit;

@@ -1243,7 +1243,8 @@ static void result_clear(gait_move_result *r) { gait__mover_result_clear(r); }
  * answers nothing there): cast against the grid's own triangles, it meets their edge as it meets
  * a landmark box's, and rests on it while that contact is walkable and under the bottom sphere
  * where it is met. Moves *p there and writes the contact's normal. Asked by the walk's ground
- * finder (a cast down) and the fall (its move), so the two agree on where the edge holds. */
+ * finder (a cast down) and the fall (its move), so the two agree on where the edge holds. lift
+ * (m; 0 for none): how far above *p the cast starts again when the first starts inside. */
 static bool terrain_edge(const gait_mover *m, gait_vec3 *p, gait_vec3 d, double lift,
                          gait_vec3 *n_out) {
     if (!gait__collider_has_terrain(m->collider)) return false; /* a level: no cast to make */
