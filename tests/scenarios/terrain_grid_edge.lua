@@ -73,7 +73,8 @@ test("a crouched walk along a sloping grid's edge, the feet past it, keeps to th
   local w = S.world(geo.terrain(32, 1, function(x) return 0.3 * x end))
   local ch = S.perch(w, 0, 0.01, 10)
   S.until_state(w, ch, "idle", 60, {})
-  local ok = S.until_(w, ch, 90, RUN, function(c) local _, _, z = c:position(); return z > 16.05 end)
+  local ok = S.until_(w, ch, 90, RUN,
+    function(c) local _, _, z = c:position(); return z > 16.05 end)
   expect_true(ok, "ran past the grid's edge")
   S.steps(w, ch, 20, {})
   expect_true(ch:contact().grounded, string.format("stands on the edge (%s)", ch:state()))
