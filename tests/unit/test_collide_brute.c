@@ -653,7 +653,8 @@ TEST(collide_rays_straight_down_equal_brute_force) {
     free(t);
     gait_gather g;
     void *gmem = gather_1024(&g);
-    int hits = 0, mismatches = 0, gathered_mismatches = 0, ties = 0;
+    int hits = 0, mismatches = 0, gathered_mismatches = 0, ties = 0, answered = 0;
+    int floored_mismatches = 0;
     for (int i = 0; i < 20000; i++) {
         gait_filter f;
         const gait_filter *fp;
@@ -679,10 +680,22 @@ TEST(collide_rays_straight_down_equal_brute_force) {
         CHECK(gait_collider_gather(s.c, glo, ghi, &g) == GAIT_OK);
         bool fg = gait_gather_ray_cast(&g, o, d, fp, &hg);
         if (fg != fb || (fg && !same_hit(&hg, &hb))) gathered_mismatches++;
+        /* the same ray looking no lower than a floor (the height probe's first look, under the
+         * last one's hit): where it answers, the whole ray's hit. Floors on the stacked floors'
+         * heights too, the hits on them exactly there */
+        double fy = i % 6 == 0 ? 2.5 * (double)(i % 4) : o.y - rr(&r, 0, 8);
+        gait_hit hh;
+        memset(&hh, 0, sizeof hh);
+        int fh = gait__ray_down_above(s.c, i % 2 ? &g : NULL, o, d, fp, fy, &hh);
+        answered += fh;
+        if (fh && (!fb || !same_hit(&hh, &hb))) floored_mismatches++;
     }
     CHECK_EQ_INT(mismatches, 0);
     CHECK_EQ_INT(gathered_mismatches, 0);
-    printf("  rays straight down: 20000 (%d on grid lines), %d hits\n", ties, hits);
+    CHECK_EQ_INT(floored_mismatches, 0);
+    printf("  rays straight down: 20000 (%d on grid lines), %d hits, %d answered above a floor\n",
+           ties, hits, answered);
+    CHECK(answered > 4000);
     CHECK(hits > 10000 && hits < 20000);
     free(gmem);
     gait_collider_destroy(s.c);

@@ -108,6 +108,14 @@ void gait__held_keep(gait_mover_held *h, const gait_mover *m, gait_vec3 feet, ga
                      gait_vec3 plane, double dt, const gait_move_result *r);
 /* Whether the collider has a terrain at all (collide.c). */
 bool gait__collider_has_terrain(const gait_collider *c);
+/* A ray straight down (delta.y < 0, no x or z) that looks at nothing wholly below floor_y
+ * (collide_query.c): 1 with *out when its first hit lies above floor_y, and is then the whole
+ * ray's answer, the same bits as gait_collider_ray_cast; 0 when it met nothing there (ask the
+ * whole ray). g (may be NULL): a gather of c's that answers when it holds the column down to
+ * floor_y. */
+int gait__ray_down_above(const gait_collider *c, gait_gather *g, gait_vec3 origin,
+                         gait_vec3 delta, const gait_filter *filter, double floor_y,
+                         gait_hit *out);
 /* The first of the other characters' half-spaces (gait_mover.bodies; false with none) the
  * capsule at feet meets moving by d before the fraction `best` of it, as the mover's own casts
  * meet them: for moves cast by hand (a traversal's path). */

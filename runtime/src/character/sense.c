@@ -20,6 +20,7 @@
 
 #define HEIGHT_PROBE 1000.0   /* m: farthest the height-above-ground probe looks down */
 #define PROBE_LIFT 0.01       /* m: the probe's ray starts this far above the feet */
+#define PROBE_HINT_DROP 0.5   /* m below the last probe's hit its next first look reaches */
 #define RISING_SPEED 1e-9     /* m/s: a carried upward speed above this is rising */
 
 /* Bit for bit the same (every field; doubles by their bits): a query asked again. */
@@ -46,7 +47,14 @@ static bool probe_ray(const gait_mover *m, gait__probe_memo *memo, gait_vec3 o, 
         return memo->found;
     }
     gait_hit hit;
-    bool found = gait__query_ray(m->collider, m->gather, o, d, &m->filter, &hit);
+    /* where the last probe met something, the ground is most likely about as high again (a
+     * climber's wall foot, the floor under a fall): a first look that culls everything wholly
+     * below that by PROBE_HINT_DROP answers for the whole ray when it meets something (most of
+     * a level's tree lies below the body); else the whole ray is asked */
+    bool found = memo && memo->found && memo->collider == m->collider &&
+                 gait__ray_down_above(m->collider, m->gather, o, d, &m->filter,
+                                      memo->point_y - PROBE_HINT_DROP, &hit);
+    if (!found) found = gait__query_ray(m->collider, m->gather, o, d, &m->filter, &hit);
     if (found) {
         *distance = hit.distance;
         *point_y = hit.point.y;

@@ -555,6 +555,8 @@ static bool is_timed(const query *qy) {
  * raised to that height (DOWN_MARGIN below it, and a billionth of the ray's reach for the kernel's
  * rounding of t), and the SSE box tests of nodes and triangles cull by it. */
 #define DOWN_MARGIN 1e-5 /* m */
+#define DOWN_ABOVE_MARGIN 1e-6 /* m a hit must lie above a hinted floor (gait__ray_down_above),
+                                  far past the rounding of its height */
 static void down_floor(query *qy) {
     if (!qy->found) return;
     double y = qy->lp.y + qy->ld.y * qy->best_t;
@@ -1475,6 +1477,29 @@ static bool ray_run(const gait_collider *c, gait_gather *g, gait_vec3 origin, ga
     if (!qy.found) return false;
     if (out) fill_hit(&qy, delta, 0, out); /* a ray reports the exact surface, no skin */
     return true;
+}
+
+int gait__ray_down_above(const gait_collider *c, gait_gather *g, gait_vec3 origin,
+                         gait_vec3 delta, const gait_filter *filter, double floor_y,
+                         gait_hit *out) {
+    if (!c || !v3_finite(origin) || !v3_finite(delta) || !isfinite(floor_y) ||
+        !filter_valid(filter) || delta.x != 0 || delta.z != 0 || !(delta.y < 0) ||
+        !(floor_y < origin.y) || (filter && filter->skip_terrain && filter->skip_landmarks))
+        return 0;
+    query qy;
+    query_init(&qy, c, filter, Q_RAY, origin, origin, 0, delta, 0);
+    /* nothing wholly below floor_y is looked at: the trees' and the gather's box tests cull it,
+     * and a gather that holds the column down to there answers alone */
+    if (floor_y > qy.lo.y) qy.lo.y = floor_y;
+    run(&qy, g && g->collider == c ? g : NULL);
+    if (!qy.found) return 0;
+    gait_hit h;
+    fill_hit(&qy, delta, 0, &h);
+    /* a hit this far above the floor is the whole ray's: every triangle the ray meets no lower
+     * (ties included) reaches above the floor, so none of them was culled */
+    if (!(h.point.y >= floor_y + DOWN_ABOVE_MARGIN)) return 0;
+    if (out) *out = h;
+    return 1;
 }
 
 bool gait__ray_cast_ex(const gait_collider *c, gait_vec3 origin, gait_vec3 delta,
