@@ -2,7 +2,7 @@
  *
  *   build/fuzz/walkers [--walkers N] [--seconds S] [--seed K] [--scene mesh|terrain|both]
  *                      [--show KIND] [--trace WALKER] [--follow WALKER] [--place X Y Z YAW]
- *                      [--stick S] [--heights X Z N] [--level PREFIX]
+ *                      [--stick S] [--sprint] [--heights X Z N] [--level PREFIX]
  *
  * A survey, not a test: it prints counts, it fails nothing. The fuzzer (fuzz_body.c) looks for
  * the first broken invariant in small random worlds; this counts, over a whole run of many
@@ -32,7 +32,8 @@
  * run only while it meets no other walker: bodies meet); --follow WALKER prints that walker's
  * every step in the whole run; --place X Y Z YAW puts one walker at those feet (as a trace or a
  * --show printed them) with the stick held full (or --stick S of the way: 0 to 1) the way that
- * turns it to YAW (radians, as printed) and prints its every step. --heights X Z N prints the
+ * turns it to YAW (radians, as printed) and prints its every step (--sprint: sprinting, the
+ * press on its first step and held after). --heights X Z N prints the
  * terrain scene's heights on the N x N samples (1 m apart) round (X, Z) as a Lua table, for a
  * scenario test that rebuilds a spot a walker met (tests/scenarios/).
  *
@@ -387,9 +388,10 @@ static void count_pair(tally *t, const char *msg) {
 }
 
 /* --place: one walker at these feet, the stick held to turn it to this yaw (no presses), full
- * or as far as --stick says (a walk: the survey's walkers hold it part way now and then) */
+ * or as far as --stick says (a walk: the survey's walkers hold it part way now and then);
+ * --sprint: sprinting (pressed on the first step, held), as the survey's walkers now and then */
 static struct {
-    bool on;
+    bool on, sprint;
     double x, y, z, heading, stick;
 } placed = {.stick = 1.0};
 
@@ -482,6 +484,10 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
                 /* the stick that turns the body to that yaw */
                 in.move_x = -sin(placed.heading) * placed.stick;
                 in.move_y = cos(placed.heading) * placed.stick;
+                if (placed.sprint) {
+                    in.held |= GAIT_BUTTON_SPRINT;
+                    if (s == 0) in.pressed |= GAIT_BUTTON_SPRINT;
+                }
                 gait_character_set_input(w, k->id, &in);
                 continue;
             }
@@ -641,6 +647,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "walkers: --stick takes 0 to 1 (how far the stick is held)\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--sprint")) {
+            placed.sprint = true;
         } else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
             char err[512];
             if (meadow_read(&level_scene, argv[++i], err, sizeof err) != 0) {
@@ -660,7 +668,8 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr, "usage: walkers [--walkers N] [--seconds S] [--seed K] "
                             "[--scene mesh|terrain|both] [--show KIND] [--trace WALKER] [--follow WALKER] "
-                            "[--place X Y Z YAW [--stick S]] [--heights X Z N] [--level PREFIX]\n");
+                            "[--place X Y Z YAW [--stick S] [--sprint]] [--heights X Z N] "
+                            "[--level PREFIX]\n");
             return 2;
         }
     }
