@@ -361,6 +361,8 @@ static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, ga
     gait_hit hit;
     *blocked = gait__mover_sweep(m, feet, up, &hit);
     if (!*blocked || hit.normal.y >= 0) return 0; /* up is free, or met by no overhang */
+    gait_landmark_id over_lm = hit.landmark; /* what the head met */
+    int over_tri = hit.triangle;
     /* out from the wall by as far as the deepest overhang it goes round, less how far out the
      * body leans already */
     double far = CLIMB_OVERHANG + CLIMB_OUT_CLEAR;
@@ -372,9 +374,15 @@ static double overhang_out(const gait_mover *m, gait_vec3 feet, gait_vec3 nh, ga
     far -= hit.distance - m->radius;
     if (far <= 0) return 0;
     gait_vec3 out = v3_scale(nh, far);
-    if (gait__mover_sweep(m, feet, out, &hit)) return 0;          /* no room to lean out */
     /* leaned out far enough when the head rises past the overhang's edge: by the radius */
     gait_vec3 past = v3(0, m->radius + CLIMB_OUT_CLEAR, 0);
+    /* a roof that goes on out past the lean by itself, the face the head met (most of a climb
+     * pushed up under a ceiling): the rise there is met, whatever else is, so the answer is 0
+     * without the two casts below (either of which meeting something gives 0) */
+    gait_capsule leaned = gait__upright_capsule(v3_add(feet, out), m->radius, m->height);
+    if (gait__gather_sweep_meets(m->gather, m->collider, over_lm, over_tri, &leaned, past))
+        return 0;
+    if (gait__mover_sweep(m, feet, out, &hit)) return 0;          /* no room to lean out */
     if (gait__mover_sweep(m, v3_add(feet, out), past, &hit)) return 0; /* deeper than that */
     double lo = 0, hi = far;
     for (int i = 0; i < CLIMB_OUT_HALVINGS; i++) {

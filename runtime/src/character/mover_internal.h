@@ -108,6 +108,12 @@ void gait__held_keep(gait_mover_held *h, const gait_mover *m, gait_vec3 feet, ga
                      gait_vec3 plane, double dt, const gait_move_result *r);
 /* Whether the collider has a terrain at all (collide.c). */
 bool gait__collider_has_terrain(const gait_collider *c);
+/* Whether the capsule moved by delta meets the gathered triangle `triangle` of landmark lm (its
+ * index, as a hit names it) by itself: when true, a cast of it by delta through the collider
+ * (any filter that lets that landmark's triangle in) meets something; false when it does not or
+ * the gather holds no such triangle (collide_query.c). */
+bool gait__gather_sweep_meets(gait_gather *g, const gait_collider *c, gait_landmark_id lm,
+                              int triangle, const gait_capsule *capsule, gait_vec3 delta);
 /* A ray straight down (delta.y < 0, no x or z) that looks at nothing wholly below floor_y
  * (collide_query.c): 1 with *out when its first hit lies above floor_y, and is then the whole
  * ray's answer, the same bits as gait_collider_ray_cast; 0 when it met nothing there (ask the

@@ -1663,6 +1663,27 @@ bool gait_gather_sphere_cast(gait_gather *g, gait_vec3 from, double radius, gait
     return g && sweep_run(g->collider, g, &cap, delta, filter, out, 0);
 }
 
+bool gait__gather_sweep_meets(gait_gather *g, const gait_collider *c, gait_landmark_id lm,
+                              int triangle, const gait_capsule *capsule, gait_vec3 delta) {
+    if (!g || !g->internal || !c || g->collider != c || g->overflow ||
+        g->revision != c->static_revision || !lm.index1 || triangle < 0 || !capsule)
+        return false;
+    gather_mem *m = g->internal;
+    for (int r = 0; r < m->runs; r++) {
+        const gather_run *run = &m->run[r];
+        if (run->slot + 1 != lm.index1 || c->generation[run->slot] != lm.generation) continue;
+        for (int j = run->first; j < run->first + run->count; j++) {
+            if ((int)m->src[j]->index != triangle) continue;
+            /* as a query in the run's frame tests it (set_frame, on_tri), before any hit */
+            gait__tri_hit h;
+            return gait__sweep_tri(v3_sub(capsule->a, run->origin), v3_sub(capsule->b, run->origin),
+                                   capsule->radius, delta, gathered_built(m, j), &h, true, 1.0,
+                                   &m->tri[j].memo);
+        }
+    }
+    return false;
+}
+
 bool gait_gather_ray_cast(gait_gather *g, gait_vec3 origin, gait_vec3 delta, const gait_filter *filter,
                           gait_hit *out) {
     return g && ray_run(g->collider, g, origin, delta, filter, out, 0);
