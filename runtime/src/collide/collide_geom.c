@@ -516,10 +516,17 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
     if (lo >= r || hi <= -r) return INFINITY;
     const edge_planes *ep = edge_planes_get(t, memo, NULL);
     /* each edge's line: the axis beyond it by s (its nearer end) comes within r + the gap no
-     * sooner than when it has moved s - r - the gap towards it (a stronger form of separated) */
+     * sooner than when it has moved s - r - the gap towards it (a stronger form of separated).
+     * Kept off the plane by at least h the whole move (lo or -hi), a point of the axis touches
+     * the triangle only within sqrt(r^2 - h^2) of the edge's line, in the plane: a capsule
+     * sliding along a face beside this one (a pillar's facets, a wall's other quad) is held off
+     * it by that much less. h less the gap: its rounding, magnified by the root near h = r, stays
+     * on the safe side */
+    double h = (lo > 0 ? lo : hi < 0 ? -hi : 0) - PRUNE_GAP;
+    double reach = h > 0 ? sqrt(r * r - h * h) : r;
     double bound = 0;
     for (int i = 0; i < 3; i++) {
-        double s = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]) - (r + PRUNE_GAP);
+        double s = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]) - (reach + PRUNE_GAP);
         if (s <= 0) continue;
         double k = v3_dot(ep->m[i], d);
         if (!(k < 0)) return INFINITY;
