@@ -507,6 +507,24 @@ static approach plane_approach(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, 
     return ap;
 }
 
+/* The first time in [0, 1] (INFINITY for none) a point of the capsule's axis, x0 + xa t from the
+ * triangle's plane (x0 > 0, staying above 0 over the move) and y0 + yb t beyond one of its edges'
+ * lines (y0 > 0), can lie within R of the triangle: its distance to it is at least
+ * sqrt(x^2 + y^2) while y > 0 (the plane's part and, in the plane, the edge's), so that pair
+ * must enter the disc of radius R first, or y reach 0. A lower bound (less 1e-9 for rounding). */
+static double off_plane_entry(double x0, double xa, double y0, double yb, double R) {
+    double c = x0 * x0 + y0 * y0 - R * R;
+    if (c <= 0) return 0;
+    double ty = yb < 0 ? y0 / -yb : INFINITY; /* beyond the edge's line until then */
+    double a = xa * xa + yb * yb, b = x0 * xa + y0 * yb;
+    double t = ty;
+    if (b < 0 && a > 0) {
+        double disc = b * b - a * c;
+        if (disc >= 0) t = dmin(t, (-b - sqrt(disc)) / a);
+    }
+    return t - 1e-9 > 1 ? INFINITY : dmax(0, t - 1e-9);
+}
+
 double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl,
                              const gait__tri *t, gait__edge_memo *memo, gait__sweep_pre *pre) {
     gait_vec3 a = t->v[0], n = t->n;
@@ -524,13 +542,25 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
      * on the safe side */
     double h = (lo > 0 ? lo : hi < 0 ? -hi : 0) - PRUNE_GAP;
     double reach = h > 0 ? sqrt(r * r - h * h) : r;
-    double bound = 0;
+    double bound = 0, ybest = 0;
+    int ib = -1;
     for (int i = 0; i < 3; i++) {
-        double s = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]) - (reach + PRUNE_GAP);
+        double y = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]);
+        if (y > ybest) {
+            ybest = y;
+            ib = i;
+        }
+        double s = y - (reach + PRUNE_GAP);
         if (s <= 0) continue;
         double k = v3_dot(ep->m[i], d);
         if (!(k < 0)) return INFINITY;
         bound = dmax(bound, s / -k);
+    }
+    /* off the plane the whole move and beyond an edge's line: the two distances together */
+    if (h > 0 && ybest > PRUNE_GAP) {
+        double x0 = lo > 0 ? dmin(dp, dq) : -dmax(dp, dq), xa = lo > 0 ? dn : -dn;
+        bound = dmax(bound, off_plane_entry(x0 - PRUNE_GAP, xa, ybest - PRUNE_GAP,
+                                            v3_dot(ep->m[ib], d), r + PRUNE_GAP));
     }
     /* the plane, and beside it: plane_approach's bound */
     bool face_first = false;
