@@ -542,14 +542,10 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
      * on the safe side */
     double h = (lo > 0 ? lo : hi < 0 ? -hi : 0) - PRUNE_GAP;
     double reach = h > 0 ? sqrt(r * r - h * h) : r;
-    double bound = 0, ybest = 0;
-    int ib = -1;
+    double bound = 0, ys[3];
     for (int i = 0; i < 3; i++) {
         double y = dmin(v3_dot(ep->m[i], p) - ep->o[i], v3_dot(ep->m[i], q) - ep->o[i]);
-        if (y > ybest) {
-            ybest = y;
-            ib = i;
-        }
+        ys[i] = y;
         double s = y - (reach + PRUNE_GAP);
         if (s <= 0) continue;
         double k = v3_dot(ep->m[i], d);
@@ -557,10 +553,12 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
         bound = dmax(bound, s / -k);
     }
     /* off the plane the whole move and beyond an edge's line: the two distances together */
-    if (h > 0 && ybest > PRUNE_GAP) {
+    if (h > 0) {
         double x0 = lo > 0 ? dmin(dp, dq) : -dmax(dp, dq), xa = lo > 0 ? dn : -dn;
-        bound = dmax(bound, off_plane_entry(x0 - PRUNE_GAP, xa, ybest - PRUNE_GAP,
-                                            v3_dot(ep->m[ib], d), r + PRUNE_GAP));
+        for (int i = 0; i < 3 && bound <= 1; i++)
+            if (ys[i] > PRUNE_GAP)
+                bound = dmax(bound, off_plane_entry(x0 - PRUNE_GAP, xa, ys[i] - PRUNE_GAP,
+                                                    v3_dot(ep->m[i], d), r + PRUNE_GAP));
     }
     /* the plane, and beside it: plane_approach's bound */
     bool face_first = false;
