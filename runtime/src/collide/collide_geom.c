@@ -525,21 +525,18 @@ static double off_plane_entry(double x0, double xa, double y0, double yb, double
     return t - 1e-9 > 1 ? INFINITY : dmax(0, t - 1e-9);
 }
 
-double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl,
-                             const gait__tri *t, gait__edge_memo *memo, gait__sweep_pre *pre) {
-    gait_vec3 a = t->v[0], n = t->n;
-    double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
-    /* the kernel's first test: the capsule never comes within r of the plane */
+/* The earliest the capsule can come within r of the triangle by its edges' lines (the plane's
+ * slab test passed: lo < r and hi > -r, the ends' signed distances over the move). Each edge's
+ * line: the axis beyond it by s (its nearer end) comes within r + the gap no sooner than when it
+ * has moved s - r - the gap towards it (a stronger form of separated). Kept off the plane by at
+ * least h the whole move (lo or -hi), a point of the axis touches the triangle only within
+ * sqrt(r^2 - h^2) of the edge's line, in the plane: a capsule sliding along a face beside this
+ * one (a pillar's facets, a wall's other quad) is held off it by that much less; h less the gap,
+ * whose rounding the root magnifies near h = r. Off the plane, the two distances are followed
+ * together too (off_plane_entry). INFINITY: not within the move. */
+static double edge_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const edge_planes *ep,
+                         double dp, double dq, double dn) {
     double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
-    if (lo >= r || hi <= -r) return INFINITY;
-    const edge_planes *ep = edge_planes_get(t, memo, NULL);
-    /* each edge's line: the axis beyond it by s (its nearer end) comes within r + the gap no
-     * sooner than when it has moved s - r - the gap towards it (a stronger form of separated).
-     * Kept off the plane by at least h the whole move (lo or -hi), a point of the axis touches
-     * the triangle only within sqrt(r^2 - h^2) of the edge's line, in the plane: a capsule
-     * sliding along a face beside this one (a pillar's facets, a wall's other quad) is held off
-     * it by that much less. h less the gap: its rounding, magnified by the root near h = r, stays
-     * on the safe side */
     double h = (lo > 0 ? lo : hi < 0 ? -hi : 0) - PRUNE_GAP;
     double reach = h > 0 ? sqrt(r * r - h * h) : r;
     double bound = 0, ys[3];
@@ -552,7 +549,6 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
         if (!(k < 0)) return INFINITY;
         bound = dmax(bound, s / -k);
     }
-    /* off the plane the whole move and beyond an edge's line: the two distances together */
     if (h > 0) {
         double x0 = lo > 0 ? dmin(dp, dq) : -dmax(dp, dq), xa = lo > 0 ? dn : -dn;
         for (int i = 0; i < 3 && bound <= 1; i++)
@@ -560,6 +556,19 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
                 bound = dmax(bound, off_plane_entry(x0 - PRUNE_GAP, xa, ys[i] - PRUNE_GAP,
                                                     v3_dot(ep->m[i], d), r + PRUNE_GAP));
     }
+    return bound > 1 ? INFINITY : bound;
+}
+
+double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl,
+                             const gait__tri *t, gait__edge_memo *memo, gait__sweep_pre *pre) {
+    gait_vec3 a = t->v[0], n = t->n;
+    double dp = v3_dot(v3_sub(p, a), n), dq = v3_dot(v3_sub(q, a), n), dn = v3_dot(d, n);
+    /* the kernel's first test: the capsule never comes within r of the plane */
+    double lo = dmin(dp, dq) + dmin(0, dn), hi = dmax(dp, dq) + dmax(0, dn);
+    if (lo >= r || hi <= -r) return INFINITY;
+    const edge_planes *ep = edge_planes_get(t, memo, NULL);
+    double bound = edge_bound(p, q, r, d, ep, dp, dq, dn);
+    if (bound > 1) return INFINITY;
     /* the plane, and beside it: plane_approach's bound */
     bool face_first = false;
     double t_plane, out_max;
