@@ -26,7 +26,8 @@ static int vert_count, vert_cap;
 
 static int add_landmark(gait_world *w, mesh *m) {
     if (m->tris == 0) return 0;
-    gait_mesh_def d = {verts, vert_count, m->idx, m->tris, {0, 0, 0}, m->name};
+    gait_mesh_def d = {.positions = verts, .vertex_count = vert_count, .indices = m->idx,
+                       .triangle_count = m->tris, .offset = {0, 0, 0}, .name = m->name};
     gait_landmark_id id;
     if (gait_collider_add_landmark(gait_world_collider(w), &d, &id) != GAIT_OK) {
         fprintf(stderr, "%s: %s\n", m->name, gait_collider_last_error(gait_world_collider(w)));

@@ -529,8 +529,10 @@ int gait_level_load_starts(gait_collider *c, const char *path, double scale, int
                 level_err(err, errcap, "%s: the importer sent an index out of range", path);
                 goto kill_out;
             }
-        gait_mesh_def d = {pos, (int)rec.vertex_count, idx, (int)rec.triangle_count,
-                           {rec.centre[0], rec.centre[1], rec.centre[2]}, rec.name};
+        gait_mesh_def d = {.positions = pos, .vertex_count = (int)rec.vertex_count,
+                           .indices = idx, .triangle_count = (int)rec.triangle_count,
+                           .offset = {rec.centre[0], rec.centre[1], rec.centre[2]},
+                           .name = rec.name};
         gait_landmark_id id;
         gait_status st = gait_collider_add_landmark(c, &d, &id);
         if (st == GAIT_OK) {

@@ -117,7 +117,8 @@ static double add_all(gait_collider *c, const meadow_scene *s, int tiles, gait_l
         buf = tiled;
     }
     int count = (int)(n * (size_t)(tiles * tiles));
-    gait_mesh_def m = {buf, count * 3, NULL, count, {0, 0, 0}, "meadow"};
+    gait_mesh_def m = {.positions = buf, .vertex_count = count * 3, .indices = NULL,
+                       .triangle_count = count, .offset = {0, 0, 0}, .name = "meadow"};
     double t0 = now_s();
     gait_status st = gait_collider_add_landmark(c, &m, id);
     double dt = now_s() - t0;
@@ -139,7 +140,8 @@ static double add_heightfield_boxes(gait_collider *c, const meadow_scene *s) {
     }
     for (int b = 0; b < s->num_boxes; b++) {
         const float *t = s->tris + 9 * ((size_t)s->num_terrain_triangles + 12 * (size_t)b);
-        gait_mesh_def m = {t, 36, NULL, 12, {0, 0, 0}, "box"};
+        gait_mesh_def m = {.positions = t, .vertex_count = 36, .indices = NULL,
+                           .triangle_count = 12, .offset = {0, 0, 0}, .name = "box"};
         gait_landmark_id id;
         if (gait_collider_add_landmark(c, &m, &id) != GAIT_OK) {
             fprintf(stderr, "add_landmark: %s\n", gait_collider_last_error(c));
@@ -188,7 +190,8 @@ static void coincident(int passes, double *ratio) {
     for (int k = 0; k < COPIES; k++) memcpy(stack + 18 * k, floor2, sizeof floor2);
     gait_collider_def def = gait_default_collider_def();
     gait_collider *clean = gait_collider_create(&def), *stacked = gait_collider_create(&def);
-    gait_mesh_def m = {floor2, 6, NULL, 2, {0, 0, 0}, "floor"};
+    gait_mesh_def m = {.positions = floor2, .vertex_count = 6, .indices = NULL, .triangle_count = 2,
+                       .offset = {0, 0, 0}, .name = "floor"};
     gait_landmark_id id;
     gait_collider_add_landmark(clean, &m, &id);
     m.positions = stack;

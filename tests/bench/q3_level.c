@@ -304,7 +304,8 @@ static int place_players(meadow_scene *s, const tri_buf *tb, const bsp *b, doubl
     gait_collider_def cd = gait_default_collider_def();
     gait_collider *c = gait_collider_create(&cd);
     if (!c) return snprintf(err, cap, "cannot create a collider"), -1;
-    gait_mesh_def def = {tb->t, 3 * tb->n, NULL, tb->n, {0, 0, 0}, "level"};
+    gait_mesh_def def = {.positions = tb->t, .vertex_count = 3 * tb->n, .indices = NULL,
+                         .triangle_count = tb->n, .offset = {0, 0, 0}, .name = "level"};
     gait_landmark_id id;
     if (gait_collider_add_landmark(c, &def, &id) != GAIT_OK) {
         snprintf(err, cap, "the collider refused the level: %s", gait_collider_last_error(c));

@@ -280,8 +280,10 @@ static gait_world *build(uint64_t seed, bool as_mesh, int walkers) {
     if (!w) return NULL;
     gait_collider *c = gait_world_collider(w);
     if (level_on) {
-        gait_mesh_def def = {level_scene.tris, 3 * level_scene.num_triangles, NULL,
-                             level_scene.num_triangles, {0, 0, 0}, "level"};
+        gait_mesh_def def = {.positions = level_scene.tris,
+                             .vertex_count = 3 * level_scene.num_triangles, .indices = NULL,
+                             .triangle_count = level_scene.num_triangles, .offset = {0, 0, 0},
+                             .name = "level"};
         gait_landmark_id id;
         if (gait_collider_add_landmark(c, &def, &id) != GAIT_OK) {
             gait_world_destroy(w);

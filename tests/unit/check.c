@@ -34,6 +34,8 @@ void check_register_case(const char *name, check_case_fn fn, int index) {
     tests[test_count - 1].index = index;
 }
 
+int check_failures(void) { return current_failed; }
+
 void check_fail(const char *file, int line, const char *fmt, ...) {
     va_list ap;
     if (current_failed < 5) { /* the first few failures of a test tell the story */

@@ -18,6 +18,9 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 #endif
     ;
 
+/* Checks failed so far in the running test (a loop can tell which of its cases failed). */
+int check_failures(void);
+
 /* Monotonic seconds, for the watchdog limits of tests that guard against hangs. */
 double check_now_s(void);
 

@@ -60,7 +60,8 @@ static void fixture(ctx *x) {
     gait_collider_set_terrain(x->c, &hd);
     gait_water_region wr = {-10, -10, -5, -5, 1};
     gait_collider_add_water(x->c, &wr, NULL);
-    gait_mesh_def md = {box_tris, 6, NULL, 2, {3, 0, 3}, "wall"};
+    gait_mesh_def md = {.positions = box_tris, .vertex_count = 6, .indices = NULL,
+                        .triangle_count = 2, .offset = {3, 0, 3}, .name = "wall"};
     gait_collider_add_landmark(x->c, &md, &x->lm);
     gait_landmark_id gone;
     gait_collider_add_landmark(x->c, &md, &gone);
@@ -213,7 +214,8 @@ static gait_status water_with(ctx *x, double x0, double z0, double x1, double z1
 }
 static gait_status mesh_with(ctx *x, const float *pos, int nv, const uint32_t *idx, int nt,
                              gait_vec3 off) {
-    gait_mesh_def d = {pos, nv, idx, nt, off, "bad"};
+    gait_mesh_def d = {.positions = pos, .vertex_count = nv, .indices = idx, .triangle_count = nt,
+                       .offset = off, .name = "bad"};
     gait_landmark_id id;
     return gait_collider_add_landmark(x->c, &d, &id);
 }

@@ -42,7 +42,8 @@ static gait_collider *walls_world(void) {
         float tri[12 * 9];
         int n = box_triangles(tri, boxes[b][0], boxes[b][1], boxes[b][2], boxes[b][3], boxes[b][4],
                               boxes[b][5]);
-        gait_mesh_def md = {tri, n * 3, NULL, n, {0, 0, 0}, "wall"};
+        gait_mesh_def md = {.positions = tri, .vertex_count = n * 3, .indices = NULL,
+                            .triangle_count = n, .offset = {0, 0, 0}, .name = "wall"};
         gait_landmark_id id;
         gait_collider_add_landmark(c, &md, &id);
     }

@@ -662,7 +662,8 @@ TEST(collide_max_landmarks) {
     for (int i = 0; i < 3; i++) CHECK(add_box(c, (float)i, 0, 0, (float)i + 0.5f, 1, 1).index1 == i + 1);
     float lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, t[108];
     box_tris(t, lo, hi);
-    gait_mesh_def m = {t, 36, NULL, 12, {0, 0, 0}, "fourth"};
+    gait_mesh_def m = {.positions = t, .vertex_count = 36, .indices = NULL, .triangle_count = 12,
+                       .offset = {0, 0, 0}, .name = "fourth"};
     gait_landmark_id id;
     CHECK(gait_collider_add_landmark(c, &m, &id) == GAIT_ERR_CAPACITY);
     gait_collider_destroy(c);

@@ -26,7 +26,8 @@ static gait_world *make_world(void) {
     /* a box to bump into and climb */
     static const float tris[] = {3, 0, 3, 5, 0, 3, 5, 2.5f, 3, 3, 0, 3, 5, 2.5f, 3, 3, 2.5f, 3,
                                  3, 2.5f, 3, 5, 2.5f, 3, 5, 2.5f, 6, 3, 2.5f, 3, 5, 2.5f, 6, 3, 2.5f, 6};
-    gait_mesh_def md = {tris, 12, NULL, 4, {0, 0, 0}, "wall"};
+    gait_mesh_def md = {.positions = tris, .vertex_count = 12, .indices = NULL, .triangle_count = 4,
+                        .offset = {0, 0, 0}, .name = "wall"};
     gait_collider_add_landmark(gait_world_collider(w), &md, NULL);
     gait_water_region wr = {-20, 8, -8, 20, 0.4};
     gait_collider_add_water(gait_world_collider(w), &wr, NULL);
