@@ -156,7 +156,7 @@ pending: all $(PENDING_BIN) $(FUZZ_BIN)
 # The fuzzer runs its figures, 2 s of random worlds and its replays under it too.
 # `make -j2 valgrind` runs two at a time.
 VALGRIND_TESTS := test_anim test_bad_input test_body test_body_mover test_body_traverse \
-                  test_camera test_clock test_collide test_collide_level test_gates test_golden test_locomotion test_motion test_schema \
+                  test_camera test_clock test_collide test_collide_level test_collide_merge test_gates test_golden test_locomotion test_motion test_schema \
                   test_replay test_script test_snapshot test_stamina test_traverse \
                   test_traverse_action test_fuzz_body test_layout test_snapshot_forged \
                   test_replay_forged

@@ -82,6 +82,9 @@ static void split4(const float *t, float *out) {
             for (int a = 0; a < 3; a++) *out++ = tri[k][j][a];
 }
 
+/* Triangles the scene's landmarks store, coplanar pieces merged (gait_landmark_info). */
+static int stored_tris;
+
 /* Adds triangles [first, first + count) of the scene as one landmark (split 4-way when tess). */
 static int add_mesh(gait_collider *c, const meadow_scene *s, int first, int count, int tess,
                     const char *name) {
@@ -103,10 +106,13 @@ static int add_mesh(gait_collider *c, const meadow_scene *s, int first, int coun
     gait_landmark_id id;
     gait_status st = gait_collider_add_landmark(c, &m, &id);
     free(buf);
+    gait_landmark_info info;
+    if (st == GAIT_OK) st = gait_collider_landmark_info(c, id, &info);
     if (st != GAIT_OK) {
         fprintf(stderr, "gait bench: %s: %s\n", name, gait_collider_last_error(c));
         return -1;
     }
+    stored_tris += info.stored_count;
     return 0;
 }
 
@@ -135,6 +141,7 @@ static int set_heightfield(gait_collider *c, const meadow_scene *s, int tess) {
 
 /* The scene into a collider; the time it took (ms) in *ms. */
 static int build_scene(gait_collider *c, const meadow_scene *s, bool use_hf, int tess, double *ms) {
+    stored_tris = 0;
     double t0 = now_seconds();
     int rc = 0;
     if (use_hf) {
@@ -583,7 +590,8 @@ int gait_cli_bench(int argc, char **argv) {
                         use_hf ? "terrain as a heightfield (height function)" : "every triangle a landmark", tris);
             fprintf(f, " \"numCharacters\": %d, \"timedSteps\": %d, \"reps\": %d, \"buildMs\": %.3f,\n", n,
                     s.timed_steps, reps, whole ? whole_build_ms : build_ms);
-            fprintf(f, " \"landmarkTriangles\": %d, \"heightfieldTriangles\": %d,\n", tris, hf_tris);
+            fprintf(f, " \"landmarkTriangles\": %d, \"storedTriangles\": %d, \"heightfieldTriangles\": %d,\n",
+                    tris, stored_tris, hf_tris);
             write_array(f, "usPerCharStep", main_run->us, reps, false);
             fprintf(f, " \"medianUsPerCharStep\": %.5f,\n", main_run->median);
             fprintf(f, " \"repsBitIdentical\": %s, \"allocsDuringTimedSteps\": %ld,\n",

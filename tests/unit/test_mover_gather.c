@@ -30,7 +30,9 @@ static void ramp(gait_world *w, double x0, double y0, double z0, int n, double s
                     for (int a = 0; a < 3; a++) t[o++] = q[tri[k][v]][a];
         }
     gait_vec3 zero = {0, 0, 0};
-    gait_mesh_def m = {t, 6 * n * n, NULL, 2 * n * n, zero, "ramp"};
+    gait_mesh_def m = {.positions = t, .vertex_count = 6 * n * n, .indices = NULL,
+                       .triangle_count = 2 * n * n, .offset = zero, .name = "ramp",
+                       .keep_triangles = true}; /* 512 triangles: a crowded gather */
     gait_landmark_id id;
     gait_collider_add_landmark(gait_world_collider(w), &m, &id);
     free(t);

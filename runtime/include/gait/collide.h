@@ -92,10 +92,18 @@ typedef struct gait_mesh_def {
     int triangle_count;
     gait_vec3 offset;           /* added to every position (m) */
     const char *name;           /* for messages; may be NULL */
+    /* false (the default): coplanar triangles joined edge to edge are grown into convex pieces
+     * (up to 256 triangles each), each stored as its outline's fan when that takes fewer
+     * triangles (a floor of tiles, a face a compiler or a subdivision cut up): the same surface,
+     * the same edges, fewer triangles for every query to test. A hit or contact on a merged
+     * face names one of its piece's triangles; gait_collider_source_triangle() names the one
+     * under the point. true: every triangle is stored as given. */
+    bool keep_triangles;
 } gait_mesh_def;
 
 typedef struct gait_landmark_info {
     int triangle_count;         /* triangles kept */
+    int stored_count;           /* triangles queries test: coplanar patches merged (<= kept) */
     int skipped_count;          /* degenerate triangles skipped (zero area, NaN, Inf) */
     gait_vec3 bounds_min, bounds_max;
     size_t memory_bytes;        /* held by this landmark (mesh + BVH) */
@@ -109,6 +117,13 @@ gait_status gait_collider_remove_landmark(gait_collider *collider, gait_landmark
 gait_status gait_collider_landmark_info(const gait_collider *collider, gait_landmark_id id,
                                         gait_landmark_info *out);
 int gait_collider_landmark_count(const gait_collider *collider);
+/* The triangle of the mesh as given under `point` (world, m, on the surface) on the face
+ * `triangle` of landmark `id` that a hit or contact named: the face's own index unless coplanar
+ * triangles were merged into it (gait_mesh_def.keep_triangles), and then the nearest of them
+ * (the lowest index on a seam). For a per-triangle lookup (a material, a footstep sound).
+ * -1 for a stale id, an index out of range or a point not finite. */
+int gait_collider_source_triangle(const gait_collider *collider, gait_landmark_id id, int triangle,
+                                  gait_vec3 point);
 /* Changes whenever anything a query can see changes: a landmark added, removed or moved, the
  * terrain set (a cache of a query's answer is valid while it stays the same). */
 uint64_t gait_collider_revision(const gait_collider *collider);

@@ -100,8 +100,15 @@ gait_collider *gait_collider_create(const gait_collider_def *def) {
     return c;
 }
 
+static void merge_src_free(gait_collider *c, gait__merge_src *m) {
+    gait__free(&c->hooks, m->src, (size_t)m->src_count * sizeof *m->src);
+    gait__free(&c->hooks, m->faces, (size_t)m->face_count * sizeof *m->faces);
+    memset(m, 0, sizeof *m);
+}
+
 static void landmark_free(gait_collider *c, gait__landmark *lm) {
     if (!lm) return;
+    merge_src_free(c, &lm->merge);
     gait__free(&c->hooks, lm->tris, (size_t)lm->tri_count * sizeof *lm->tris);
     gait__free(&c->hooks, lm->tbox, (size_t)lm->tri_count * sizeof *lm->tbox);
     gait__free(&c->hooks, lm->nodes, (size_t)lm->node_count * sizeof *lm->nodes);
@@ -411,25 +418,9 @@ bool gait_water_at(const gait_collider *c, double x, double z, double *surface, 
 
 /* ---- landmarks: edge flags -------------------------------------------------------------- */
 
-/* A vertex key: the float bits, with -0 folded into +0 so equal positions match. */
-static uint32_t fbits(float f) {
-    f += 0.0f;
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static int vcmp(const float *a, const float *b) {
-    for (int k = 0; k < 3; k++) {
-        uint32_t x = fbits(a[k]), y = fbits(b[k]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
 static uint64_t hash_vert(const float *v, uint64_t h) {
     for (int k = 0; k < 3; k++) {
-        h ^= fbits(v[k]);
+        h ^= gait__fbits(v[k]);
         h *= 0x100000001b3ull; /* FNV-1a style mixing over 32-bit words */
         h ^= h >> 29;
     }
@@ -449,7 +440,7 @@ static gait_vec3 ltri_vert(const gait__ltri *t, int k) {
  * where a convex corner is convex and not, as its normals' side says, a concave one (a capsule
  * meeting it then slid along one face's plane past the corner as if the face went on). */
 static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const gait_vec3 *normals,
-                                      int n) {
+                                      int n, uint32_t *mate) {
     size_t edges = (size_t)n * 3, cap = 16;
     while (cap < edges * 2) cap <<= 1;
     /* slot: first edge id + 1 (0 = empty), second edge id, sharing count */
@@ -466,7 +457,7 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
         const float *v = tris[e / 3].v;
         int i = (int)(e % 3);
         const float *a = v + 3 * i, *b = v + 3 * ((i + 1) % 3);
-        if (vcmp(a, b) > 0) { const float *tmp = a; a = b; b = tmp; }
+        if (gait__vcmp(a, b) > 0) { const float *tmp = a; a = b; b = tmp; }
         uint64_t h = hash_vert(b, hash_vert(a, 0xcbf29ce484222325ull));
         size_t s = (size_t)(h ^ (h >> 32)) & (cap - 1);
         for (;;) {
@@ -479,8 +470,8 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
             const float *ov = tris[o / 3].v;
             int oi = (int)(o % 3);
             const float *oa = ov + 3 * oi, *ob = ov + 3 * ((oi + 1) % 3);
-            if (vcmp(oa, ob) > 0) { const float *tmp = oa; oa = ob; ob = tmp; }
-            if (vcmp(a, oa) == 0 && vcmp(b, ob) == 0) {
+            if (gait__vcmp(oa, ob) > 0) { const float *tmp = oa; oa = ob; ob = tmp; }
+            if (gait__vcmp(a, oa) == 0 && gait__vcmp(b, ob) == 0) {
                 if (count[s] == 1) second[s] = (uint32_t)e;
                 if (count[s] < 255) count[s]++;
                 break;
@@ -492,6 +483,10 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
     for (size_t s = 0; s < cap; s++) {
         if (count[s] != 2) continue;
         uint32_t e1 = first[s] - 1, e2 = second[s];
+        if (mate) {
+            mate[e1] = e2 + 1;
+            mate[e2] = e1 + 1;
+        }
         for (int side = 0; side < 2; side++) {
             uint32_t me = side ? e2 : e1, other = side ? e1 : e2;
             const gait__ltri *tm = &tris[me / 3], *to = &tris[other / 3];
@@ -505,6 +500,49 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
     gait__free(&c->hooks, first, cap * sizeof *first);
     gait__free(&c->hooks, second, cap * sizeof *second);
     gait__free(&c->hooks, count, cap);
+    return GAIT_OK;
+}
+
+/* Sets each triangle's corner flags (GAIT__CORNERS_SHIFT): vertex i is a corner from a side
+ * when an edge active from that side (of its own triangle) ends at its position, in any
+ * triangle. Positions are matched exactly through a temporary table (freed before return). */
+static gait_status mark_corners(gait_collider *c, gait__ltri *tris, int n) {
+    size_t verts = (size_t)n * 3, cap = 16;
+    while (cap < verts * 2) cap <<= 1;
+    typedef struct corner_slot {
+        float v[3];
+        uint8_t used, sides; /* sides: bit 0 front, bit 1 back */
+    } corner_slot;
+    corner_slot *tab = gait__alloc(&c->hooks, cap * sizeof *tab);
+    uint32_t *slot_of = gait__alloc(&c->hooks, verts * sizeof *slot_of);
+    if (!tab || !slot_of) {
+        gait__free(&c->hooks, tab, cap * sizeof *tab);
+        gait__free(&c->hooks, slot_of, verts * sizeof *slot_of);
+        return GAIT_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t e = 0; e < verts; e++) {
+        const float *v = tris[e / 3].v + 3 * (e % 3);
+        uint64_t h = hash_vert(v, 0xcbf29ce484222325ull);
+        size_t sl = (size_t)(h ^ (h >> 32)) & (cap - 1);
+        while (tab[sl].used && gait__vcmp(tab[sl].v, v) != 0) sl = (sl + 1) & (cap - 1);
+        if (!tab[sl].used) {
+            memcpy(tab[sl].v, v, sizeof tab[sl].v);
+            tab[sl].used = 1;
+        }
+        slot_of[e] = (uint32_t)sl;
+        /* the triangle's edges at vertex i: i (i -> i+1) and i+2 (i-1 -> i) */
+        unsigned f = tris[e / 3].flags, i = (unsigned)(e % 3), j = (i + 2) % 3;
+        unsigned front = ((f >> i) | (f >> j)) & 1u;
+        unsigned back = ((f >> (GAIT__EDGES_BACK_SHIFT + i)) | (f >> (GAIT__EDGES_BACK_SHIFT + j))) & 1u;
+        tab[sl].sides |= (uint8_t)(front | back << 1);
+    }
+    for (size_t e = 0; e < verts; e++) {
+        unsigned sides = tab[slot_of[e]].sides, i = (unsigned)(e % 3);
+        tris[e / 3].flags |= (sides & 1u) << (GAIT__CORNERS_SHIFT + i) |
+                             (sides >> 1 & 1u) << (GAIT__CORNERS_BACK_SHIFT + i);
+    }
+    gait__free(&c->hooks, tab, cap * sizeof *tab);
+    gait__free(&c->hooks, slot_of, verts * sizeof *slot_of);
     return GAIT_OK;
 }
 
@@ -558,6 +596,11 @@ static gait_status group_coincident(gait_collider *c, gait__landmark *lm, gait__
     if (group_of)
         for (int t = 0; t < n; t++)
             if (rep[t] != (uint32_t)t && group_of[rep[t]] == 0) group_of[rep[t]] = (uint32_t)++groups;
+    if (group_of && (uint32_t)groups > GAIT__GROUP_MAX) { /* too many to number: store them all */
+        gait__free(&c->hooks, rep, (size_t)n * sizeof *rep);
+        gait__free(&c->hooks, group_of, (size_t)n * sizeof *group_of);
+        return GAIT_OK;
+    }
     uint32_t *start = group_of ? gait__alloc(&c->hooks, ((size_t)groups + 1) * sizeof *start) : NULL;
     uint32_t *index = start ? gait__alloc(&c->hooks, (size_t)dups * sizeof *index) : NULL;
     if (!index) {
@@ -683,12 +726,28 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
                    "collide: landmark %s: skipped %d degenerate triangle(s) (zero area, NaN/Inf or index out of range; first #%d)",
                    name, skipped, first_bad);
 
-    /* 2. edge flags on the kept triangles, 3. coincident groups, 4. the BVH */
-    gait_status st = compute_edge_flags(c, src, normals, kept);
+    /* 2. edge flags on the kept triangles, 3. coplanar pieces merged (collide_merge.c),
+     * 4. corner flags, 5. coincident groups, 6. the BVH */
+    size_t nedge = def->keep_triangles ? 0 : 3 * (size_t)kept;
+    uint32_t *mate = nedge ? gait__alloc(&c->hooks, nedge * sizeof *mate) : NULL;
+    gait_status st = nedge && !mate ? GAIT_ERR_OUT_OF_MEMORY
+                                    : compute_edge_flags(c, src, normals, kept, mate);
+    int merged = kept;
+    gait__merge_src msrc = {0};
+    if (st == GAIT_OK && mate)
+        st = gait__merge_coplanar(&c->hooks, src, normals, kept, mate, &merged, &msrc);
+    if (merged < kept)
+        gait__logf(&c->hooks, GAIT_LOG_INFO,
+                   "collide: landmark %s: %d triangles stored as %d (coplanar pieces merged)", name,
+                   kept, merged);
+    gait__free(&c->hooks, mate, nedge * sizeof *mate);
     gait__free(&c->hooks, normals, ntri * sizeof *normals);
     gait__landmark *lm = gait__alloc(&c->hooks, sizeof *lm);
-    int stored = kept;
-    if (st == GAIT_OK && lm) st = group_coincident(c, lm, src, kept, &stored);
+    if (lm) lm->merge = msrc; /* freed with it */
+    else merge_src_free(c, &msrc);
+    if (st == GAIT_OK) st = mark_corners(c, src, merged);
+    int stored = merged;
+    if (st == GAIT_OK && lm) st = group_coincident(c, lm, src, merged, &stored);
     gait__ltri *tris = st == GAIT_OK && lm ? gait__alloc(&c->hooks, (size_t)stored * sizeof *tris) : NULL;
     gait__bnode *nodes = NULL;
     int node_count = 0;
@@ -716,6 +775,7 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
     lm->tris = tris;
     lm->tri_count = stored;
     lm->kept = kept;
+    lm->merged = merged;
     lm->nodes = nodes;
     lm->node_count = node_count;
     lm->skipped = skipped;
@@ -731,6 +791,8 @@ gait_status gait_collider_add_landmark(gait_collider *c, const gait_mesh_def *de
             tbox[t][3 + a] = hi;
         }
     lm->bytes = sizeof *lm + (size_t)stored * (sizeof *tris + sizeof *tbox) + (size_t)node_count * sizeof *nodes +
+                (size_t)lm->merge.src_count * sizeof *lm->merge.src +
+                (size_t)lm->merge.face_count * sizeof *lm->merge.faces +
                 (lm->groups ? ((size_t)lm->groups + 1 + (size_t)lm->dups) * sizeof(uint32_t) : 0);
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     for (int t = 0; t < stored; t++)
@@ -803,11 +865,58 @@ gait_status gait_collider_landmark_info(const gait_collider *c, gait_landmark_id
     const gait__landmark *lm = lookup(c, id);
     if (!lm) return GAIT_ERR_STALE_ID; /* const: no message is kept */
     out->triangle_count = lm->kept;
+    out->stored_count = lm->merged;
     out->skipped_count = lm->skipped;
     out->bounds_min = lm->bmin;
     out->bounds_max = lm->bmax;
     out->memory_bytes = lm->bytes;
     return GAIT_OK;
+}
+
+/* ---- landmarks: a merged face's triangles as given ------------------------------------- */
+
+int gait_collider_source_triangle(const gait_collider *c, gait_landmark_id id, int triangle,
+                                  gait_vec3 point) {
+    const gait__landmark *lm = c ? lookup(c, id) : NULL;
+    if (!lm || triangle < 0 || triangle >= lm->kept + lm->skipped || !v3_finite(point))
+        return -1;
+    const gait__merge_src *m = &lm->merge;
+    int lo = 0, hi = m->face_count - 1;
+    const gait__face *face = NULL;
+    while (lo <= hi && !face) {
+        int mid = (lo + hi) / 2;
+        uint32_t k = m->faces[mid].index;
+        if (k == (uint32_t)triangle) face = &m->faces[mid];
+        else if (k < (uint32_t)triangle) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (!face) return triangle; /* stored as given */
+    /* the point in the landmark's frame (its pose now, turned back when it turns) */
+    gait_vec3 p = v3_sub(point, lm->origin);
+    if (lm->rotated) {
+        const double *r = lm->rot; /* local -> world, row-major: world = R local */
+        p = v3(r[0] * p.x + r[3] * p.y + r[6] * p.z, r[1] * p.x + r[4] * p.y + r[7] * p.z,
+               r[2] * p.x + r[5] * p.y + r[8] * p.z);
+    }
+    /* the nearest of the piece's triangles (the lowest index among those as near, to a micron:
+     * a point on a seam names the lower, as a query over the mesh as given breaks its ties) */
+    double best = INFINITY;
+    int best_index = triangle;
+    for (uint32_t k = face->start; k < face->start + face->count; k++) {
+        const gait__ltri *t = &m->src[k];
+        gait__tri tt;
+        if (!gait__tri_make(&tt, v3(t->v[0], t->v[1], t->v[2]), v3(t->v[3], t->v[4], t->v[5]),
+                            v3(t->v[6], t->v[7], t->v[8]), 0))
+            continue;
+        gait_vec3 sp, tp;
+        int feature;
+        double d = sqrt(gait__seg_tri_closest(p, p, &tt, &sp, &tp, &feature, false));
+        if (d < best - 1e-6) {
+            best = d;
+            best_index = (int)t->index;
+        }
+    }
+    return best_index;
 }
 
 int gait_collider_landmark_count(const gait_collider *c) { return c ? c->live : 0; }

@@ -292,15 +292,18 @@ double gait__seg_tri_closest(gait_vec3 p, gait_vec3 q, const gait__tri *t, gait_
 /* Is the feature an internal one (no real crease) seen from the side of the triangle the
  * contact's axis point is on: side is the contact normal's part along the face normal (> 0 the
  * front, < 0 the back; 0, in the face's plane: internal only when it is from both sides). An
- * inactive edge, or a vertex whose two edges in this triangle are both inactive. Contacts there
- * take the face normal. */
+ * inactive edge, or a vertex whose two edges in this triangle are both inactive and that is no
+ * corner of the mesh (GAIT__CORNERS_SHIFT). Contacts there take the face normal. */
 static bool feature_internal(int feature, unsigned flags, double side) {
     if (feature == GAIT__FEAT_FACE) return false;
-    unsigned back = flags >> GAIT__EDGES_BACK_SHIFT;
+    unsigned all = flags, back = flags >> GAIT__EDGES_BACK_SHIFT;
     flags = side > 0 ? flags : side < 0 ? back : flags | back;
     if (feature < GAIT__FEAT_VERT0) return !(flags & (1u << (feature - GAIT__FEAT_EDGE0)));
     int v = feature - GAIT__FEAT_VERT0;        /* edges v (v -> v+1) and v+2 (v-1 -> v) */
-    return !(flags & (1u << v)) && !(flags & (1u << ((v + 2) % 3)));
+    unsigned corners = side > 0 ? all >> GAIT__CORNERS_SHIFT
+                     : side < 0 ? all >> GAIT__CORNERS_BACK_SHIFT
+                                : all >> GAIT__CORNERS_SHIFT | all >> GAIT__CORNERS_BACK_SHIFT;
+    return !(flags & (1u << v)) && !(flags & (1u << ((v + 2) % 3))) && !(corners & (1u << v));
 }
 
 /* The capsule test past the plane test; ep (may be NULL: not pruned) are the triangle's edge

@@ -13,6 +13,8 @@
 #include "core/core.h"
 #include "core/vec.h"
 
+#include <string.h>
+
 /* Edge flags of a triangle. Surfaces are two-sided, and whether an edge is a real crease depends
  * on the side it is seen from (a bent edge is concave from one side, convex from the other), so
  * each edge has a flag per side: bit i says edge i (vertex i -> vertex i+1) is "active" seen from
@@ -26,6 +28,13 @@
 #define GAIT__EDGE2 4u
 #define GAIT__EDGES_BACK_SHIFT 3
 #define GAIT__EDGES_ALL 0x3fu
+/* Corner flags (bits 6-11, front then back as the edges): vertex i is a real corner of the
+ * mesh seen from that side, an end of some edge there that is active from it (a border's
+ * corner), whatever this triangle's own two edges at it say. A vertex whose two edges in this
+ * triangle are inactive is internal (the face normal) only when it is no corner: the middle
+ * triangles of a fan meet its apex with two inner edges, and the apex may be a floor's corner. */
+#define GAIT__CORNERS_SHIFT 6
+#define GAIT__CORNERS_BACK_SHIFT 9
 
 /* Which feature of a triangle holds the closest point. */
 enum {
@@ -35,8 +44,9 @@ enum {
 };
 
 /* One stored landmark triangle: 9 floats (landmark-local, m), its index in the mesh as given,
- * and its flags: edge flags in bits 0-5 (front, back), and in bits 6-31 its coincident group + 1
- * (0: none; a landmark has at most 1 << 26 triangles, so at most 1 << 25 groups).
+ * and its flags: edge flags in bits 0-5 (front, back), corner flags in bits 6-11, and in bits
+ * 12-31 its coincident group + 1 (0: none; past GAIT__GROUP_MAX groups copies are stored as
+ * they are).
  * 44 bytes; the array is in BVH-leaf order. */
 typedef struct gait__ltri {
     float v[9];
@@ -44,8 +54,9 @@ typedef struct gait__ltri {
     uint32_t flags;
 } gait__ltri;
 
-#define GAIT__GROUP_SHIFT 6
-#define GAIT__EDGE_MASK GAIT__EDGES_ALL
+#define GAIT__GROUP_SHIFT 12
+#define GAIT__GROUP_MAX ((1u << (32 - GAIT__GROUP_SHIFT)) - 1)
+#define GAIT__EDGE_MASK 0xfffu /* edges and corners */
 
 /* A BVH node of four children, their boxes stored axis by axis so one SSE compare tests all
  * four (structure of arrays). A child is a leaf (count > 0: `count` triangles from `child`) or
@@ -84,6 +95,22 @@ typedef struct gait__motion {
     double time;                /* s into the loop (PATH) */
 } gait__motion;
 
+/* A merged face's piece: stored triangle `index` (one of the piece's own indices) stands for
+ * the mesh's triangles src[start, start + count) (ascending index). */
+typedef struct gait__face {
+    uint32_t index, start, count;
+} gait__face;
+
+/* What a merge keeps of the mesh as given, for gait_collider_source_triangle: the triangles of
+ * every merged piece (src) and a face record per fan triangle, sorted by index. Allocated
+ * through the hooks (NULL, 0 when nothing merged). */
+typedef struct gait__merge_src {
+    gait__ltri *src;
+    int src_count;
+    gait__face *faces;
+    int face_count;
+} gait__merge_src;
+
 typedef struct gait__landmark {
     gait_vec3 origin;           /* world position of the local frame (m) */
     /* a moving landmark: its local frame is also turned (rot, local -> world, row-major) when
@@ -98,6 +125,8 @@ typedef struct gait__landmark {
     float (*tbox)[6];           /* each stored triangle's box (min xyz, max xyz), as tris */
     int tri_count;              /* stored in tris */
     int kept;                   /* valid triangles of the mesh, coincident ones included */
+    int merged;                 /* kept, once coplanar pieces are merged (collide_merge.c) */
+    gait__merge_src merge;      /* the merged pieces' triangles as given */
     gait__bnode *nodes;
     int node_count;
     /* Coincident groups: triangles bit-identical to a stored one (same 9 floats in the same
@@ -196,7 +225,7 @@ typedef struct gait__tri {
     int ix, iz, half;
 } gait__tri;
 
-#define GAIT__EDGES_LAZY 0x100u
+#define GAIT__EDGES_LAZY 0x1000u
 
 /* The triangle's edge flags (computing a terrain triangle's on demand). */
 unsigned gait__tri_flags(const gait__tri *t);
@@ -274,6 +303,36 @@ bool gait__edge_active(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w, gai
 #define GAIT__SIDE_FRONT 1u
 #define GAIT__SIDE_BACK 2u
 unsigned gait__edge_internal_sides(gait_vec3 e0, gait_vec3 e1, gait_vec3 n, gait_vec3 w);
+
+/* A vertex key: the float bits, with -0 folded into +0 so equal positions match. */
+static inline uint32_t gait__fbits(float f) {
+    f += 0.0f;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Orders vertices (3 floats) by their keys; 0 when they are the same position. */
+static inline int gait__vcmp(const float *a, const float *b) {
+    for (int k = 0; k < 3; k++) {
+        uint32_t x = gait__fbits(a[k]), y = gait__fbits(b[k]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+/* ---- coplanar patches (collide_merge.c) ----------------------------------------------------- */
+
+/* Stores each patch of coplanar triangles joined edge to edge (mate[e]: the edge sharing edge
+ * e = 3 t + i with it alone, + 1; 0 none) whose outline is one convex polygon as that polygon's
+ * fan, when that is fewer triangles; tris[0, *out_n) is the result, in source order, edge flags
+ * carried over. normals: the triangles' unit normals. */
+/* Most triangles one merged piece holds: gait_collider_source_triangle tests them all. */
+#define GAIT__PIECE_MAX 256
+
+gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
+                                 const gait_vec3 *normals, int n, const uint32_t *mate, int *out_n,
+                                 gait__merge_src *out_src);
 
 /* ---- the BVH builder (collide_bvh.c) ------------------------------------------------------ */
 

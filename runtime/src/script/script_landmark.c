@@ -95,14 +95,20 @@ static int read_positions(lua_State *L, int arg, int ptab, gait_mesh_def *d) {
 
 /* w:add_landmark{triangles = {{ax, ay, az, bx, by, bz, cx, cy, cz}, ...}
  *              | positions = {x, y, z, ...}, indices = {1-based, 3 per triangle} (optional),
- *               offset = {x, y, z}, name = "..."} -> landmark | nil, message (the collider
- * refuses it: every triangle degenerate, the landmark pool full, memory) */
-static const char *const landmark_keys[] = {"triangles", "positions", "indices", "offset", "name"};
+ *               offset = {x, y, z}, name = "...", keep_triangles = bool} -> landmark | nil,
+ * message (the collider refuses it: every triangle degenerate, the landmark pool full, memory) */
+static const char *const landmark_keys[] = {"triangles", "positions", "indices", "offset", "name",
+                                            "keep_triangles"};
 static int l_world_add_landmark(lua_State *L) {
     gait__wbox *b = gait__check_world(L, 1);
-    gait__check_options(L, b->world, "w:add_landmark()", landmark_keys, 5, "landmark");
+    gait__check_options(L, b->world, "w:add_landmark()", landmark_keys, 6, "landmark");
     gait_mesh_def d;
     memset(&d, 0, sizeof d);
+    lua_getfield(L, 2, "keep_triangles");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+        return luaL_argerror(L, 2, "landmark.keep_triangles must be a boolean");
+    d.keep_triangles = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     lua_getfield(L, 2, "offset");
     if (!lua_isnil(L, -1)) d.offset = gait__check_vec3(L, -1, "landmark.offset");
     lua_pop(L, 1);
@@ -162,15 +168,17 @@ static int l_world_remove_landmark(lua_State *L) {
     return l_landmark_remove(L);
 }
 
-/* lm:info() -> {triangle_count, skipped_count, bounds_min, bounds_max, memory_bytes} */
+/* lm:info() -> {triangle_count, stored_count, skipped_count, bounds_min, bounds_max,
+ * memory_bytes} */
 static int l_landmark_info(lua_State *L) {
     landmark_ud *lm = check_landmark(L, 1);
     gait_landmark_info info;
     gait_collider *c = gait_world_collider(lm->box->world);
     if (gait_collider_landmark_info(c, lm->id, &info) != GAIT_OK)
         return luaL_error(L, "landmark: %s", gait_collider_last_error(c));
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 6);
     gait__set_integer(L, "triangle_count", info.triangle_count);
+    gait__set_integer(L, "stored_count", info.stored_count);
     gait__set_integer(L, "skipped_count", info.skipped_count);
     gait__set_vec3(L, "bounds_min", info.bounds_min);
     gait__set_vec3(L, "bounds_max", info.bounds_max);

@@ -408,7 +408,12 @@ static int l_world_ray_cast(lua_State *L) {
     gait__set_number(L, "distance", hit.distance);
     gait__set_vec3(L, "point", hit.point);
     gait__set_vec3(L, "normal", hit.normal);
-    gait__set_integer(L, "triangle", hit.triangle);
+    /* the mesh's own triangle, not the merged face standing for it (a script's material table) */
+    int tri = hit.landmark.index1 == 0 ? hit.triangle
+                                       : gait_collider_source_triangle(gait_world_collider(b->world),
+                                                                       hit.landmark, hit.triangle,
+                                                                       hit.point);
+    gait__set_integer(L, "triangle", tri);
     gait__set_bool(L, "terrain", hit.landmark.index1 == 0);
     return 1;
 }
