@@ -508,15 +508,15 @@ static gait_status compute_edge_flags(gait_collider *c, gait__ltri *tris, const 
  * triangle. Positions are matched exactly through a temporary table (freed before return). */
 static gait_status mark_corners(gait_collider *c, gait__ltri *tris, int n) {
     size_t verts = (size_t)n * 3, cap = 16;
-    while (cap < verts * 2) cap <<= 1;
-    typedef struct corner_slot {
-        float v[3];
-        uint8_t used, sides; /* sides: bit 0 front, bit 1 back */
-    } corner_slot;
-    corner_slot *tab = gait__alloc(&c->hooks, cap * sizeof *tab);
-    uint32_t *slot_of = gait__alloc(&c->hooks, verts * sizeof *slot_of);
-    if (!tab || !slot_of) {
-        gait__free(&c->hooks, tab, cap * sizeof *tab);
+    while (cap < verts + verts / 2) cap <<= 1;
+    /* slot: a vertex id (3 t + i) + 1 holding that position, 0 empty; its sides (bit 0 front,
+     * bit 1 back) */
+    uint32_t *key = gait__alloc(&c->hooks, cap * sizeof *key);
+    uint8_t *sides = gait__alloc(&c->hooks, cap);
+    uint32_t *slot_of = gait__alloc_raw(&c->hooks, verts * sizeof *slot_of);
+    if (!key || !sides || !slot_of) {
+        gait__free(&c->hooks, key, cap * sizeof *key);
+        gait__free(&c->hooks, sides, cap);
         gait__free(&c->hooks, slot_of, verts * sizeof *slot_of);
         return GAIT_ERR_OUT_OF_MEMORY;
     }
@@ -524,24 +524,23 @@ static gait_status mark_corners(gait_collider *c, gait__ltri *tris, int n) {
         const float *v = tris[e / 3].v + 3 * (e % 3);
         uint64_t h = hash_vert(v, 0xcbf29ce484222325ull);
         size_t sl = (size_t)(h ^ (h >> 32)) & (cap - 1);
-        while (tab[sl].used && gait__vcmp(tab[sl].v, v) != 0) sl = (sl + 1) & (cap - 1);
-        if (!tab[sl].used) {
-            memcpy(tab[sl].v, v, sizeof tab[sl].v);
-            tab[sl].used = 1;
-        }
+        while (key[sl] && gait__vcmp(tris[(key[sl] - 1) / 3].v + 3 * ((key[sl] - 1) % 3), v) != 0)
+            sl = (sl + 1) & (cap - 1);
+        if (!key[sl]) key[sl] = (uint32_t)e + 1;
         slot_of[e] = (uint32_t)sl;
         /* the triangle's edges at vertex i: i (i -> i+1) and i+2 (i-1 -> i) */
         unsigned f = tris[e / 3].flags, i = (unsigned)(e % 3), j = (i + 2) % 3;
         unsigned front = ((f >> i) | (f >> j)) & 1u;
         unsigned back = ((f >> (GAIT__EDGES_BACK_SHIFT + i)) | (f >> (GAIT__EDGES_BACK_SHIFT + j))) & 1u;
-        tab[sl].sides |= (uint8_t)(front | back << 1);
+        sides[sl] |= (uint8_t)(front | back << 1);
     }
     for (size_t e = 0; e < verts; e++) {
-        unsigned sides = tab[slot_of[e]].sides, i = (unsigned)(e % 3);
-        tris[e / 3].flags |= (sides & 1u) << (GAIT__CORNERS_SHIFT + i) |
-                             (sides >> 1 & 1u) << (GAIT__CORNERS_BACK_SHIFT + i);
+        unsigned sd = sides[slot_of[e]], i = (unsigned)(e % 3);
+        tris[e / 3].flags |= (sd & 1u) << (GAIT__CORNERS_SHIFT + i) |
+                             (sd >> 1 & 1u) << (GAIT__CORNERS_BACK_SHIFT + i);
     }
-    gait__free(&c->hooks, tab, cap * sizeof *tab);
+    gait__free(&c->hooks, key, cap * sizeof *key);
+    gait__free(&c->hooks, sides, cap);
     gait__free(&c->hooks, slot_of, verts * sizeof *slot_of);
     return GAIT_OK;
 }

@@ -69,12 +69,21 @@ typedef struct merger {
     int *last;                  /* its last member (the list runs from the seed) */
     int *low;                   /* its lowest triangle */
     int *count;                 /* members */
-    /* the corners of one piece, and the same with straight corners dropped (least first) */
-    const float **poly, **cpoly;
-    unsigned *act, *cact;       /* flags of the outline edge from each corner */
-    int *cnx, *cpv;
-    int *sorted;                /* one piece's members, ascending */
+    struct piece_buf *buf;      /* one piece's corners and members */
 } merger;
+
+/* A piece of s triangles has at most 3 s outline edges (3, and each triangle absorbed adds at
+ * most one: two edges for the one it covers; a piece absorbed adds its own less two a seam). */
+#define RING_MAX (3 * GAIT__PIECE_MAX)
+
+/* The corners of one piece, and the same with straight corners dropped (least first), with
+ * the flags of the outline edge from each; its members, ascending. */
+typedef struct piece_buf {
+    const float *poly[RING_MAX], *cpoly[RING_MAX];
+    unsigned act[RING_MAX], cact[RING_MAX];
+    int cnx[RING_MAX], cpv[RING_MAX];
+    int sorted[GAIT__PIECE_MAX];
+} piece_buf;
 
 /* Mesh edge e's start and end (3 floats in the triangles), and its direction. */
 static const float *edge_a(const merger *g, int e) { return g->tris[e / 3].v + 3 * (e % 3); }
@@ -178,9 +187,9 @@ static bool grow(merger *g, int p) {
  * become one) and rotates it to start at its least corner (the fan then does not depend on
  * where the growth began). Returns the corners left. nx, pv: scratch of k. */
 static int drop_straight(merger *g, int k, gait_vec3 n) {
-    const float **poly = g->poly;
-    unsigned *act = g->act;
-    int *nx = g->cnx, *pv = g->cpv;
+    const float **poly = g->buf->poly;
+    unsigned *act = g->buf->act;
+    int *nx = g->buf->cnx, *pv = g->buf->cpv;
     for (int i = 0; i < k; i++) {
         nx[i] = (i + 1) % k;
         pv[i] = (i + k - 1) % k;
@@ -207,8 +216,8 @@ static int drop_straight(merger *g, int k, gait_vec3 n) {
         if (gait__vcmp(poly[j], poly[start]) < 0) start = j;
     int q = 0, j = start;
     do {
-        g->cpoly[q] = poly[j];
-        g->cact[q] = act[j];
+        g->buf->cpoly[q] = poly[j];
+        g->buf->cact[q] = act[j];
         q++;
         j = nx[j];
     } while (j != start);
@@ -223,8 +232,8 @@ static double tri_area(gait_vec3 a, gait_vec3 b, gait_vec3 c) {
  * sorted; false when a corner turns back or goes flat, a fan triangle is degenerate, or the
  * fan's area is not the piece's. */
 static bool fan(const merger *g, const int *m, int s, gait_vec3 n, int k, gait__ltri *out) {
-    const float **poly = g->cpoly;
-    const unsigned *act = g->cact;
+    const float **poly = g->buf->cpoly;
+    const unsigned *act = g->buf->cact;
     for (int i = 0; i < k; i++) {
         gait_vec3 a = fv(poly[(i + k - 1) % k]), b = fv(poly[i]), c = fv(poly[(i + 1) % k]);
         double tol;
@@ -298,20 +307,18 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
     }
     merger g = {.tris = tris, .normals = normals, .mate = mate, .joined = joined, .eps = eps};
     int **ints[] = {&g.piece, &g.next_member, &g.head, &g.size, &g.last, &g.low, &g.count,
-                    &g.sorted, &g.nx, &g.pv, &g.cnx, &g.cpv};
+                    &g.nx, &g.pv};
     size_t nints = sizeof ints / sizeof *ints;
-    for (size_t i = 0; i < nints; i++) /* per triangle, then (last four) per edge */
-        *ints[i] = gait__alloc(hooks, (i < nints - 4 ? nn : ne) * sizeof(int));
-    g.poly = gait__alloc(hooks, ne * sizeof *g.poly);
-    g.cpoly = gait__alloc(hooks, ne * sizeof *g.cpoly);
-    g.act = gait__alloc(hooks, ne * sizeof *g.act);
-    g.cact = gait__alloc(hooks, ne * sizeof *g.cact);
+    /* (all written before they are read: not zeroed) */
+    for (size_t i = 0; i < nints; i++) /* per triangle, then (last two) per edge */
+        *ints[i] = gait__alloc_raw(hooks, (i < nints - 2 ? nn : ne) * sizeof(int));
+    g.buf = gait__alloc_raw(hooks, sizeof *g.buf);
     /* per piece: where its fan is in fans (-1: kept as given) and how many */
-    int *fan_at = gait__alloc(hooks, nn * sizeof *fan_at);
-    int *fan_count = gait__alloc(hooks, nn * sizeof *fan_count);
-    gait__ltri *fans = gait__alloc(hooks, nn * sizeof *fans);
-    gait__ltri *out = gait__alloc(hooks, nn * sizeof *out);
-    bool ok = g.poly && g.cpoly && g.act && g.cact && fan_at && fan_count && fans && out;
+    int *fan_at = gait__alloc_raw(hooks, nn * sizeof *fan_at);
+    int *fan_count = gait__alloc_raw(hooks, nn * sizeof *fan_count);
+    gait__ltri *fans = gait__alloc_raw(hooks, nn * sizeof *fans);
+    gait__ltri *out = gait__alloc_raw(hooks, nn * sizeof *out);
+    bool ok = g.buf && fan_at && fan_count && fans && out;
     for (size_t i = 0; i < nints; i++) ok = ok && *ints[i];
     gait_status st = ok ? GAIT_OK : GAIT_ERR_OUT_OF_MEMORY;
     if (ok) {
@@ -338,16 +345,16 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
             fan_at[p] = -1;
             if (g.count[p] < 2) continue;
             int k = 0, e = g.head[p];
-            do {
-                g.poly[k] = edge_a(&g, e);
-                g.act[k++] = edge_act(&g, e);
+            do { /* (g.size[p] <= RING_MAX edges, as counted above) */
+                g.buf->poly[k] = edge_a(&g, e);
+                g.buf->act[k++] = edge_act(&g, e);
                 e = g.nx[e];
-            } while (e != g.head[p]);
-            int kc = drop_straight(&g, k, normals[p]), s = 0;
+            } while (e != g.head[p] && k < RING_MAX);
+            int kc = e == g.head[p] ? drop_straight(&g, k, normals[p]) : 0, s = 0;
             if (kc < 3 || kc - 2 >= g.count[p]) continue;
-            for (int t = p; t >= 0; t = g.next_member[t]) g.sorted[s++] = t;
-            qsort(g.sorted, (size_t)s, sizeof *g.sorted, int_cmp);
-            if (!fan(&g, g.sorted, s, normals[p], kc, fans + nf)) continue;
+            for (int t = p; t >= 0; t = g.next_member[t]) g.buf->sorted[s++] = t;
+            qsort(g.buf->sorted, (size_t)s, sizeof *g.buf->sorted, int_cmp);
+            if (!fan(&g, g.buf->sorted, s, normals[p], kc, fans + nf)) continue;
             fan_at[p] = nf;
             fan_count[p] = kc - 2;
             nf += kc - 2;
@@ -371,9 +378,9 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
         for (int p = 0; p < n && nf > 0; p++) {
             if (fan_at[p] < 0) continue;
             int s = 0;
-            for (int t = p; t >= 0; t = g.next_member[t]) g.sorted[s++] = t;
-            qsort(g.sorted, (size_t)s, sizeof *g.sorted, int_cmp);
-            for (int q = 0; q < s; q++) out_src->src[at + q] = tris[g.sorted[q]];
+            for (int t = p; t >= 0; t = g.next_member[t]) g.buf->sorted[s++] = t;
+            qsort(g.buf->sorted, (size_t)s, sizeof *g.buf->sorted, int_cmp);
+            for (int q = 0; q < s; q++) out_src->src[at + q] = tris[g.buf->sorted[q]];
             for (int f = 0; f < fan_count[p]; f++) {
                 gait__face *fc = &out_src->faces[nfaces++];
                 fc->index = fans[fan_at[p] + f].index;
@@ -405,11 +412,8 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
     }
     gait__free(hooks, joined, ne);
     for (size_t i = 0; i < nints; i++)
-        gait__free(hooks, *ints[i], (i < nints - 4 ? nn : ne) * sizeof(int));
-    gait__free(hooks, g.poly, ne * sizeof *g.poly);
-    gait__free(hooks, g.cpoly, ne * sizeof *g.cpoly);
-    gait__free(hooks, g.act, ne * sizeof *g.act);
-    gait__free(hooks, g.cact, ne * sizeof *g.cact);
+        gait__free(hooks, *ints[i], (i < nints - 2 ? nn : ne) * sizeof(int));
+    gait__free(hooks, g.buf, sizeof *g.buf);
     gait__free(hooks, fan_at, nn * sizeof *fan_at);
     gait__free(hooks, fan_count, nn * sizeof *fan_count);
     gait__free(hooks, fans, nn * sizeof *fans);
