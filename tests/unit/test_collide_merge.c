@@ -385,3 +385,32 @@ TEST(fan_apex_is_a_corner) {
     }
     free(m.v);
 }
+
+/* A merged floor turned and moved (a moving landmark): the triangle under a ray is still the
+ * one the same floor kept as given names, posed the same. */
+TEST(source_triangle_on_a_turned_landmark) {
+    mesh m = {0};
+    tiles(&m, -4, 4, -4, 4, 0.5f, 0, 0, 0, hole_centre);
+    pair p = make_pair(&m);
+    gait_transform pose = gait_transform_yaw(V(10, 2, -3), 0.7);
+    CHECK(gait_collider_move_landmark(p.given, p.id_given, &pose) == GAIT_OK);
+    CHECK(gait_collider_move_landmark(p.merged, p.id_merged, &pose) == GAIT_OK);
+    CHECK(gait_collider_advance(p.given, 1.0 / 60) == GAIT_OK);
+    CHECK(gait_collider_advance(p.merged, 1.0 / 60) == GAIT_OK);
+    uint64_t s = 9;
+    int met = 0;
+    for (int q = 0; q < 400; q++) {
+        gait_vec3 o = V(10 + uni(&s, -2.5, 2.5), 4, -3 + uni(&s, -2.5, 2.5));
+        gait_hit h1, h2;
+        bool m1 = gait_collider_ray_cast(p.given, o, V(0, -5, 0), NULL, &h1);
+        bool m2 = gait_collider_ray_cast(p.merged, o, V(0, -5, 0), NULL, &h2);
+        CHECK(m1 == m2);
+        if (!m1 || !m2) continue;
+        met++;
+        CHECK_EQ_INT(gait_collider_source_triangle(p.merged, p.id_merged, h2.triangle, h2.point),
+                     h1.triangle);
+    }
+    CHECK(met > 200);
+    free_pair(&p);
+    free(m.v);
+}
