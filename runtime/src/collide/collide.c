@@ -890,13 +890,7 @@ int gait_collider_source_triangle(const gait_collider *c, gait_landmark_id id, i
         else hi = mid - 1;
     }
     if (!face) return triangle; /* stored as given */
-    /* the point in the landmark's frame (its pose now, turned back when it turns) */
-    gait_vec3 p = v3_sub(point, lm->origin);
-    if (lm->rotated) {
-        const double *r = lm->rot; /* local -> world, row-major: world = R local */
-        p = v3(r[0] * p.x + r[3] * p.y + r[6] * p.z, r[1] * p.x + r[4] * p.y + r[7] * p.z,
-               r[2] * p.x + r[5] * p.y + r[8] * p.z);
-    }
+    gait_vec3 p = gait__lm_to_local(lm, point);
     /* the nearest of the piece's triangles (the lowest index among those as near, to a micron:
      * a point on a seam names the lower, as a query over the mesh as given breaks its ties) */
     double best = INFINITY;

@@ -207,6 +207,18 @@ static inline gait_vec3 gait__lm_to_world(const gait__landmark *lm, gait_vec3 p)
               lm->origin.z + r[6] * p.x + r[7] * p.y + r[8] * p.z);
 }
 
+/* A world direction into a frame turned by r (row-major, local -> world): r transposed. */
+static inline gait_vec3 gait__turn_in(const double *r, gait_vec3 v) {
+    return v3(r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
+              r[2] * v.x + r[5] * v.y + r[8] * v.z);
+}
+
+/* A world point in a landmark's local frame (its pose now). */
+static inline gait_vec3 gait__lm_to_local(const gait__landmark *lm, gait_vec3 p) {
+    gait_vec3 d = v3_sub(p, lm->origin);
+    return lm->rotated ? gait__turn_in(lm->rot, d) : d;
+}
+
 /* ---- motion (collide_motion.c) ------------------------------------------------------------ */
 
 /* Frees a landmark's path; unlinks it from the moving list when it moves. */

@@ -7,21 +7,26 @@
  * edge to edge are grown into convex pieces, and a piece whose outline has k corners is stored
  * as its fan of k - 2 triangles when that is fewer than it had.
  *
- * Growth, per piece: a seed (the lowest unplaced triangle), then, going round its outline
- * again and again, the triangle across each outline edge, when it is coplanar with the seed,
- * wound alike, not yet placed, and the outline stays convex with it (no corner turning back).
- * A triangle added across an edge of a convex piece lies outside it, so the piece stays one
- * simple polygon. Pieces are deterministic: source order and outline order only.
+ * Growth: every triangle starts as a piece of its own; in rounds, each piece in source order
+ * goes round its outline again and again and absorbs the piece across an outline edge (a
+ * triangle, or a piece grown already) when the seam is coplanar and wound alike, the two meet
+ * along one run of edges, the union turns no corner back (a straight corner only between edges
+ * of the same flags) and holds at most GAIT__PIECE_MAX triangles. Two convex pieces meeting
+ * along a run lie either side of it, so the union is one simple convex polygon. Rounds go on
+ * until one absorbs nothing (two strips side by side merge only once both are whole: two rounds
+ * on every mesh measured). Deterministic: source order and outline order only.
  *
  * What stays exact:
  *   - the surface: the fan's corners are the piece's own vertices (the same floats), and a
  *     corner is dropped only where the outline goes straight on through it (to 1e-6 of the
- *     edges' lengths), so the fan covers what the piece covered (checked: equal areas);
+ *     edges' lengths, or the float resolution), so the fan covers what the piece covered
+ *     (checked: equal areas);
  *   - the edge flags: an outline edge is made of mesh edges of the same flags (computed on the
  *     mesh as given, before the merge), which it keeps; the fan's own diagonals are flat from
  *     both sides, as the seams between coplanar triangles were;
  *   - a hit's triangle index: each fan triangle keeps the index of one triangle of its piece
  *     (the piece's lowest indices, in order), so indices stay distinct and in range.
+ * What the pieces were made of is kept for gait_collider_source_triangle (gait__merge_src).
  * gait_mesh_def.keep_triangles turns the pass off. Build cost: linear in the triangles but for
  * a sort of each piece's members (scratch allocated through the hooks, freed here). */
 #include "collide_internal.h"

@@ -190,11 +190,6 @@ static inline gait_vec3 turn_out(const query *qy, gait_vec3 v) {
 static inline gait_vec3 to_world(const query *qy, gait_vec3 p) {
     return v3_add(qy->origin, turn_out(qy, p));
 }
-/* A world direction into the query's frame. */
-static inline gait_vec3 turn_in(const double *r, gait_vec3 v) {
-    return v3(r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
-              r[2] * v.x + r[5] * v.y + r[8] * v.z);
-}
 
 static void take_hit(query *qy, const gait__tri_hit *hit, int tri_index);
 
@@ -268,9 +263,9 @@ static void set_frame_turned(query *qy, gait_vec3 o, const double *rot) {
         qy->lhi = v3_sub(qy->hi, o);
     } else {
         /* turned: the shape's ends and motion into the frame, its box from them */
-        qy->lp = turn_in(rot, v3_sub(qy->p, o));
-        qy->lq = turn_in(rot, v3_sub(qy->q, o));
-        qy->ld = turn_in(rot, qy->d);
+        qy->lp = gait__turn_in(rot, v3_sub(qy->p, o));
+        qy->lq = gait__turn_in(rot, v3_sub(qy->q, o));
+        qy->ld = gait__turn_in(rot, qy->d);
         gait_vec3 a = box_min(qy->lp, qy->lq), b = box_max(qy->lp, qy->lq);
         a = box_min(a, v3_add(a, qy->ld));
         b = box_max(b, v3_add(b, qy->ld));
