@@ -304,8 +304,11 @@ static int place_players(meadow_scene *s, const tri_buf *tb, const bsp *b, doubl
     gait_collider_def cd = gait_default_collider_def();
     gait_collider *c = gait_collider_create(&cd);
     if (!c) return snprintf(err, cap, "cannot create a collider"), -1;
+    /* the map's triangles as given: where the players stand does not hang on how a collider
+     * stores them (merged coplanar pieces put a floor's height off by a few µm) */
     gait_mesh_def def = {.positions = tb->t, .vertex_count = 3 * tb->n, .indices = NULL,
-                         .triangle_count = tb->n, .offset = {0, 0, 0}, .name = "level"};
+                         .triangle_count = tb->n, .offset = {0, 0, 0}, .name = "level",
+                         .keep_triangles = true};
     gait_landmark_id id;
     if (gait_collider_add_landmark(c, &def, &id) != GAIT_OK) {
         snprintf(err, cap, "the collider refused the level: %s", gait_collider_last_error(c));
