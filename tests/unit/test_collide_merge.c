@@ -320,7 +320,7 @@ TEST(merge_leaves_what_it_cannot_prove_alone) {
         quad(&m, a, b, c, d, 0, false);
     }
     pair p = make_pair(&m);
-    CHECK_EQ_INT(p.stored, 24 - 0); /* each strip's own two triangles make a quad: no gain */
+    CHECK_EQ_INT(p.stored, 24); /* each strip's own two triangles make a quad: no gain */
     CHECK(compare(&p, 2000, 41) > 100);
     free_pair(&p);
     m.n = 0;
@@ -447,8 +447,6 @@ TEST(source_triangle_on_a_turned_landmark) {
  * or twice (T-junctions where a split tile meets a whole one), diagonals either way, a few
  * tiles wound the other way, a few lifted a hair off the plane (a step too small to see, too
  * big to be coplanar). Whatever the merge makes of them answers as the tiles do. */
-static bool hole_none(int i, int j) { (void)i; (void)j; return false; }
-
 TEST(merge_random_floors) {
     uint64_t s = 77;
     int total_kept = 0, total_stored = 0;
@@ -469,7 +467,6 @@ TEST(merge_random_floors) {
                 if (r >= 95) quad(&m, a, d, c, b, split, (r & 1) != 0); /* wound the other way */
                 else quad(&m, a, b, c, d, split, (r & 1) != 0);
             }
-        (void)hole_none;
         /* tiles of 0.3 m, 50 m out, are each off the plane by a float's rounding (a few µm):
          * their own normals differ by up to 3e-5, the merged face's lies among them, and a
          * grazing ray's distance to them differs by up to 2e-5 */

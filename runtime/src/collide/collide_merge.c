@@ -229,6 +229,14 @@ static int drop_straight(merger *g, int k, gait_vec3 n) {
     return left;
 }
 
+/* Piece p's members into buf->sorted, ascending; returns how many. */
+static int sorted_members(merger *g, int p) {
+    int s = 0;
+    for (int t = p; t >= 0; t = g->next_member[t]) g->buf->sorted[s++] = t;
+    qsort(g->buf->sorted, (size_t)s, sizeof *g->buf->sorted, int_cmp);
+    return s;
+}
+
 static double tri_area(gait_vec3 a, gait_vec3 b, gait_vec3 c) {
     return v3_len(v3_cross(v3_sub(b, a), v3_sub(c, a)));
 }
@@ -355,10 +363,9 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
                 g.buf->act[k++] = edge_act(&g, e);
                 e = g.nx[e];
             } while (e != g.head[p] && k < RING_MAX);
-            int kc = e == g.head[p] ? drop_straight(&g, k, normals[p]) : 0, s = 0;
+            int kc = e == g.head[p] ? drop_straight(&g, k, normals[p]) : 0;
             if (kc < 3 || kc - 2 >= g.count[p]) continue;
-            for (int t = p; t >= 0; t = g.next_member[t]) g.buf->sorted[s++] = t;
-            qsort(g.buf->sorted, (size_t)s, sizeof *g.buf->sorted, int_cmp);
+            int s = sorted_members(&g, p);
             if (!fan(&g, g.buf->sorted, s, normals[p], kc, fans + nf)) continue;
             fan_at[p] = nf;
             fan_count[p] = kc - 2;
@@ -382,9 +389,7 @@ gait_status gait__merge_coplanar(const gait_hooks *hooks, gait__ltri *tris,
         int at = 0, nfaces = 0;
         for (int p = 0; p < n && nf > 0; p++) {
             if (fan_at[p] < 0) continue;
-            int s = 0;
-            for (int t = p; t >= 0; t = g.next_member[t]) g.buf->sorted[s++] = t;
-            qsort(g.buf->sorted, (size_t)s, sizeof *g.buf->sorted, int_cmp);
+            int s = sorted_members(&g, p);
             for (int q = 0; q < s; q++) out_src->src[at + q] = tris[g.buf->sorted[q]];
             for (int f = 0; f < fan_count[p]; f++) {
                 gait__face *fc = &out_src->faces[nfaces++];
