@@ -499,9 +499,10 @@ static void random_floors(uint64_t seed, int rounds, int *total_kept, int *total
 }
 
 /* Two seeds in the suite; MERGE_SEEDS=N runs seeds 1..N by hand. Over 300 (2.9 million query
- * groups) 63 checks differ, all at ties: a sweep meeting the merged face where the tiles as
- * given offer an edge of theirs at the same time (to 2e-6), its normal off the face's by up to
- * 3e-3 (60 of them), and three grazing rays. */
+ * groups) 63 checks differ, at ties or grazing: 60 sweeps meeting the merged face where the
+ * tiles as given offer an edge of theirs at the same time (to 1.4e-5), its normal off the
+ * face's by up to 3e-3; two rays grazing the floor (a tile's µm off the plane, 1.7e-4 m along
+ * the ray); one ray whose point names the tile next to the one the tiles name. */
 TEST(merge_random_floors) {
     int kept = 0, stored = 0;
     const char *env = getenv("MERGE_SEEDS");
