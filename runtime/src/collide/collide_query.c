@@ -766,14 +766,16 @@ typedef struct gather_run {
     float qoff[4];              /* origin less the gather's low corner, as floats (gather_steps) */
 } gather_run;
 
-/* A gathered triangle's double form and edge planes in one record of four cache lines, so a
- * query's test of it reads three of them (the plane and first vertex, the edge planes and the
- * generation), not lines of three arrays. A record is built when its generation is the
- * gather's: a new gather writes no record, only its sources. */
+/* A gathered triangle's double form and edge planes in one record of four cache lines, not
+ * lines of three arrays. The generation shares the first line with the plane and the first
+ * vertex, so a triangle the plane test turns away costs one line (with the generation beside
+ * the edge planes it cost two), one it passes reads three (the edge planes' two more). A record
+ * is built when its generation is the gather's: a new gather writes no record, only its
+ * sources. */
 typedef struct gather_tri {
-    _Alignas(64) gait__tri t;   /* built the first time a query of this gather reaches it */
+    _Alignas(64) uint32_t gen;  /* the gather's generation when built */
+    gait__tri t;                /* built the first time a query of this gather reaches it */
     gait__edge_memo memo;       /* the pruning's edge planes of t, the first time asked */
-    uint32_t gen;               /* the gather's generation when built */
 } gather_tri;
 
 typedef struct gather_mem {
