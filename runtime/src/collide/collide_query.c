@@ -16,6 +16,7 @@
  * b < (q rounded up), so the float compare decides exactly what the double one would. */
 #include "collide_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -777,6 +778,8 @@ typedef struct gather_tri {
     gait__tri t;                /* built the first time a query of this gather reaches it */
     gait__edge_memo memo;       /* the pruning's edge planes of t, the first time asked */
 } gather_tri;
+_Static_assert(offsetof(gather_tri, t) + offsetof(gait__tri, v) + sizeof(gait_vec3) <= 64,
+               "a gathered triangle's generation, plane and first vertex share its first line");
 
 typedef struct gather_mem {
     int cap;
