@@ -139,7 +139,7 @@ static inline bool point_apart(const box3 *a, gait_vec3 v) {
 }
 
 /* x (in the triangle's plane) inside the triangle, borders included. */
-static bool inside_tri(gait_vec3 x, const gait__tri *t) {
+GAIT__HOT bool inside_tri(gait_vec3 x, const gait__tri *t) {
     for (int i = 0; i < 3; i++) {
         gait_vec3 a = t->v[i], b = t->v[NEXT[i]];
         if (v3_dot(v3_cross(v3_sub(b, a), v3_sub(x, a)), t->n) < 0) return false;
@@ -308,7 +308,7 @@ static bool feature_internal(int feature, unsigned flags, double side) {
 
 /* The capsule test past the plane test; ep (may be NULL: not pruned) are the triangle's edge
  * planes when the caller has them. */
-static bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t, double dp,
+GAIT__HOT bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t, double dp,
                              double dq, const edge_planes *ep, gait__tri_contact *out, bool prune) {
     edge_planes own;
     if (prune && !ep) {
@@ -363,7 +363,7 @@ bool gait__capsule_tri(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t,
 /* ---- sweeps --------------------------------------------------------------------------- */
 
 /* Entry time of ray o + t d into the sphere (c, r), t in [0, 1]. */
-static bool ray_sphere(gait_vec3 o, gait_vec3 d, gait_vec3 c, double r, double *t) {
+GAIT__HOT bool ray_sphere(gait_vec3 o, gait_vec3 d, gait_vec3 c, double r, double *t) {
     gait_vec3 m = v3_sub(o, c);
     double b = v3_dot(m, d), cc = v3_dot(m, m) - r * r;
     if (b >= 0) return false;           /* moving away (or not moving) */
@@ -378,7 +378,7 @@ static bool ray_sphere(gait_vec3 o, gait_vec3 d, gait_vec3 c, double r, double *
 
 /* Entry time of ray o + t d into the cylinder of radius r around segment e0-e1 (its curved
  * surface only: the ends belong to the vertex spheres). *s: axis parameter of the hit. */
-static bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, double r,
+GAIT__HOT bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, double r,
                          double *t, double *s) {
     gait_vec3 ax = v3_sub(e1, e0);
     double ax2 = v3_dot(ax, ax);
@@ -407,7 +407,7 @@ static bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, d
 
 /* The motion goes into a surface of this normal: by more than 1e-9 rad, so a slide along a
  * surface (whose dot product is rounding noise of either sign) is never a hit. */
-static bool moves_into(gait_vec3 d, gait_vec3 normal) {
+GAIT__HOT bool moves_into(gait_vec3 d, gait_vec3 normal) {
     return v3_dot(d, normal) < -1e-9 * v3_len(d);
 }
 
@@ -424,7 +424,7 @@ typedef struct sweep_best {
 /* Keeps the earliest candidate that moves into the surface. The normal of a hit on an
  * internal feature becomes the face normal; a hit that does not move into its normal is no
  * hit (a graze, or a slide over an internal edge). */
-static void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
+GAIT__HOT void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
                   gait_vec3 normal, int feature) {
     if (b->found && tt >= b->t) return;
     if (feature != GAIT__FEAT_FACE) {

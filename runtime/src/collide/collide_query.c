@@ -227,7 +227,7 @@ static void on_tri(query *qy, const gait__tri *t, int tri_index, uint32_t flags,
 }
 
 /* A sweep's or ray's hit on triangle tri_index of the current frame: kept when it is the best. */
-static void take_hit(query *qy, const gait__tri_hit *hit, int tri_index) {
+GAIT__HOT void take_hit(query *qy, const gait__tri_hit *hit, int tri_index) {
     if (!better(qy, hit->t, qy->lm.index1, tri_index)) return;
     gait__tri_hit h = *hit;
     qy->found = true;
@@ -251,7 +251,7 @@ static inline bool same_point(gait_vec3 a, gait_vec3 b) {
 /* Moves the query into a frame whose origin is `o`, turned by `rot` (local -> world; NULL: no
  * turn). Landmarks of one origin and no turn (a level's meshes, all placed at the world's) share
  * the frame: what it would work out again is already there, the same bits. */
-static void set_frame_turned(query *qy, gait_vec3 o, const double *rot) {
+GAIT__HOT void set_frame_turned(query *qy, gait_vec3 o, const double *rot) {
     if (qy->framed && !rot && !qy->rot && same_point(o, qy->origin)) return;
     qy->framed = true;
     qy->origin = o;
@@ -483,7 +483,7 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
 
 /* Entry time (fraction of the motion) of the centre ray into a box grown by ext; false when
  * it misses within [0, tmax]. */
-static bool slab(gait_vec3 c, gait_vec3 d, const double lo[3], const double hi[3], gait_vec3 ext,
+GAIT__HOT bool slab(gait_vec3 c, gait_vec3 d, const double lo[3], const double hi[3], gait_vec3 ext,
                  double tmax, double *enter) {
     double t0 = 0, t1 = tmax;
     double cc[3] = {c.x, c.y, c.z}, dd[3] = {d.x, d.y, d.z}, ee[3] = {ext.x, ext.y, ext.z};
@@ -525,7 +525,7 @@ static inline unsigned node_hits(const gait__bnode *nd, const float lo[3], const
 
 /* Sets the query's landmark (its frame at origin, turned by rot when not NULL); false when the
  * filter ignores the whole of it. */
-static bool enter_landmark(query *qy, int slot, gait_vec3 origin, const double *rot) {
+GAIT__HOT bool enter_landmark(query *qy, int slot, gait_vec3 origin, const double *rot) {
     set_frame_turned(qy, origin, rot);
     qy->lm.index1 = slot + 1;
     qy->lm.generation = qy->c->generation[slot];
@@ -894,7 +894,8 @@ static void gather_end_landmark(query *qy, int slot) {
 }
 
 /* Whether the gather holds every landmark triangle a query of box [lo, hi] can meet. */
-static bool gather_holds(const gait_gather *g, const gait_collider *c, gait_vec3 lo, gait_vec3 hi) {
+GAIT__HOT bool gather_holds(const gait_gather *g, const gait_collider *c, gait_vec3 lo,
+                            gait_vec3 hi) {
     return g->internal && g->collider == c && !g->overflow && g->revision == c->static_revision &&
            lo.x >= g->lo.x && lo.y >= g->lo.y && lo.z >= g->lo.z && hi.x <= g->hi.x &&
            hi.y <= g->hi.y && hi.z <= g->hi.z;
@@ -1306,7 +1307,7 @@ static bool filter_valid(const gait_filter *f) {
     return true;
 }
 
-static void query_init(query *qy, const gait_collider *c, const gait_filter *f, int kind,
+GAIT__HOT void query_init(query *qy, const gait_collider *c, const gait_filter *f, int kind,
                        gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, int brute) {
     /* every member a query reads before it writes it, one by one: a query is set up a dozen
      * times a step, and clearing the whole (hit and frame included) cost more than its use */
@@ -1360,7 +1361,7 @@ static void motion_box(const query *qy, double t, gait_vec3 *lo, gait_vec3 *hi) 
  * give a hit at time t and the shape's box up to t (a hair past it, for ties) lies in the
  * gather, every triangle that could be met at or before t was gathered, so that hit is the
  * trees' too. */
-static void run(query *qy, gait_gather *g) {
+GAIT__HOT void run(query *qy, gait_gather *g) {
     if (!g || !g->internal || g->collider != qy->c || g->overflow ||
         g->revision != qy->c->static_revision) {
         walk(qy);
