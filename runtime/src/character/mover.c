@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/vec.h"
 #include "crowd.h"
 
@@ -162,7 +163,7 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
     return gait__capsule_overlap_distinct(col, g, c, f, cp, cap, more);
 }
 
-static bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d, const gait_filter *f,
+GAIT__HOT bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d, const gait_filter *f,
                     gait_hit *hit) {
     return gait__query_sweep(m->collider, m->gather, c, d, f, hit);
 }
@@ -172,7 +173,7 @@ static bool q_ray(const gait_mover *m, gait_vec3 o, gait_vec3 d, const gait_filt
 
 /* A cast of the capsule against the landmarks only (the body's probes: a wall to catch, a floor
  * over the top; another character is neither). */
-static bool sweep_geometry(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+GAIT__HOT bool sweep_geometry(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     gait_capsule c = capsule_at(m, feet);
     return q_sweep(m, &c, d, &m->filter, hit);
 }
@@ -230,7 +231,7 @@ bool gait__mover_sweep_bodies(const gait_mover *m, gait_vec3 feet, gait_vec3 d, 
 
 /* A cast of the capsule: the landmarks, then the other characters' half-spaces (gait_mover.
  * bodies) — whichever it meets first. */
-static bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
+GAIT__HOT bool sweep(const gait_mover *m, gait_vec3 feet, gait_vec3 d, gait_hit *hit) {
     bool met = sweep_geometry(m, feet, d, hit);
     if (!m->bodies) return met;
     gait_hit bh;

@@ -1122,7 +1122,7 @@ static void cand_insert(cand_list *cl, double e, int j, const gait__sweep_pre *p
 }
 
 /* Entry time of a long query's centre ray into gathered triangle j's box (false: it misses). */
-static bool box_entry(const query *qy, const gather_mem *m, int j, double *e) {
+GAIT__HOT bool box_entry(const query *qy, const gather_mem *m, int j, double *e) {
     double lo[3] = {m->bmin[0][j], m->bmin[1][j], m->bmin[2][j]};
     double hi[3] = {m->bmax[0][j], m->bmax[1][j], m->bmax[2][j]};
     return slab(qy->lcen, qy->ld, lo, hi, qy->lext, 1.0, e);
