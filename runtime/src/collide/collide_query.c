@@ -1299,7 +1299,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
 
 /* ---- setup and the public entry points -------------------------------------------------- */
 
-static bool filter_valid(const gait_filter *f) {
+GAIT__HOT bool filter_valid(const gait_filter *f) {
     if (!f) return true;
     if (!(f->walkable_slope >= 0 && f->walkable_slope < 1.57079632679489661923)) return false;
     if (f->ignore_region_only && (!v3_finite(f->region_min) || !v3_finite(f->region_max)))
