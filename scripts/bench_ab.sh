@@ -5,7 +5,8 @@
 # figure these machines repeat where the timings swing by 10-20 %.
 #   sh scripts/bench_ab.sh BASE [NEW]
 #     BASE   a build directory of the code before the change (its gait binary is BASE/gait):
-#              git worktree add /tmp/base HEAD~1 && make -C /tmp/base build/gait
+#              git worktree add /tmp/base HEAD~1 && make -C /tmp/base build/gait, then
+#              BASE is /tmp/base/build
 #     NEW    the build to judge (default build)
 #   CHARS=N  characters for the instruction counts (default 20); IR=0 skips them (hashes only)
 #   SCENES="build/bench/meadow ..."  the scenes (default: the meadow, the level and the Quake III

@@ -163,8 +163,8 @@ int gait__query_overlap(const gait_collider *col, gait_gather *g, const gait_cap
     return gait__capsule_overlap_distinct(col, g, c, f, cp, cap, more);
 }
 
-GAIT__HOT bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d, const gait_filter *f,
-                    gait_hit *hit) {
+GAIT__HOT bool q_sweep(const gait_mover *m, const gait_capsule *c, gait_vec3 d,
+                       const gait_filter *f, gait_hit *hit) {
     return gait__query_sweep(m->collider, m->gather, c, d, f, hit);
 }
 static bool q_ray(const gait_mover *m, gait_vec3 o, gait_vec3 d, const gait_filter *f, gait_hit *hit) {

@@ -309,7 +309,8 @@ static bool feature_internal(int feature, unsigned flags, double side) {
 /* The capsule test past the plane test; ep (may be NULL: not pruned) are the triangle's edge
  * planes when the caller has them. */
 GAIT__HOT bool capsule_tri_near(gait_vec3 p, gait_vec3 q, double r, const gait__tri *t, double dp,
-                             double dq, const edge_planes *ep, gait__tri_contact *out, bool prune) {
+                                double dq, const edge_planes *ep, gait__tri_contact *out,
+                                bool prune) {
     edge_planes own;
     if (prune && !ep) {
         edge_planes_of(t, &own);
@@ -379,7 +380,7 @@ GAIT__HOT bool ray_sphere(gait_vec3 o, gait_vec3 d, gait_vec3 c, double r, doubl
 /* Entry time of ray o + t d into the cylinder of radius r around segment e0-e1 (its curved
  * surface only: the ends belong to the vertex spheres). *s: axis parameter of the hit. */
 GAIT__HOT bool ray_cylinder(gait_vec3 o, gait_vec3 d, gait_vec3 e0, gait_vec3 e1, double r,
-                         double *t, double *s) {
+                            double *t, double *s) {
     gait_vec3 ax = v3_sub(e1, e0);
     double ax2 = v3_dot(ax, ax);
     if (ax2 <= TINY2) return false;
@@ -425,7 +426,7 @@ typedef struct sweep_best {
  * internal feature becomes the face normal; a hit that does not move into its normal is no
  * hit (a graze, or a slide over an internal edge). */
 GAIT__HOT void offer(sweep_best *b, const gait__tri *t, gait_vec3 d, double tt, gait_vec3 point,
-                  gait_vec3 normal, int feature) {
+                     gait_vec3 normal, int feature) {
     if (b->found && tt >= b->t) return;
     if (feature != GAIT__FEAT_FACE) {
         if (!b->flags_known) {

@@ -484,7 +484,7 @@ static void leaf_tris(query *qy, const gait__landmark *lm, uint32_t first, uint3
 /* Entry time (fraction of the motion) of the centre ray into a box grown by ext; false when
  * it misses within [0, tmax]. */
 GAIT__HOT bool slab(gait_vec3 c, gait_vec3 d, const double lo[3], const double hi[3], gait_vec3 ext,
-                 double tmax, double *enter) {
+                    double tmax, double *enter) {
     double t0 = 0, t1 = tmax;
     double cc[3] = {c.x, c.y, c.z}, dd[3] = {d.x, d.y, d.z}, ee[3] = {ext.x, ext.y, ext.z};
     for (int a = 0; a < 3; a++) {
@@ -1308,7 +1308,7 @@ GAIT__HOT bool filter_valid(const gait_filter *f) {
 }
 
 GAIT__HOT void query_init(query *qy, const gait_collider *c, const gait_filter *f, int kind,
-                       gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, int brute) {
+                          gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, int brute) {
     /* every member a query reads before it writes it, one by one: a query is set up a dozen
      * times a step, and clearing the whole (hit and frame included) cost more than its use */
     qy->kind = kind;
