@@ -1392,7 +1392,7 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
  * height, from the axis into each wall, meets nothing there (or a floor). A body pushing into or
  * sliding along walls that all go on above the step pays one ray a wall, not the step's casts. */
 static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
-                            const gait__slide_info *si) {
+                            const gait__slide_info *si, gait_vec3 *low_into) {
     gait_vec3 o = v3(start.x, start.y + m->step_height + GAIT__STEP_RAY_LIFT, start.z);
     double reach = m->radius + v3_len(d) + GAIT__STEP_RAY_LIFT;
     for (int k = 0; k < si->np; k++) {
@@ -1401,8 +1401,10 @@ static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
         gait_vec3 into = v3_norm(horizontal(v3_neg(n)));
         if (v3_len2(into) < 0.5) continue;
         gait_hit hit;
-        if (!q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) || is_floor(m, hit.normal))
+        if (!q_ray(m, o, v3_scale(into, reach), &m->filter, &hit) || is_floor(m, hit.normal)) {
+            *low_into = into;
             return true;
+        }
     }
     return false;
 }
@@ -1433,9 +1435,26 @@ static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_ve
     return true;
 }
 
+#define STEP_LEAN 0.25 /* the stick's share into a wall that ends low (sin 14.5 deg) that takes
+                          the step straight over it when the one along the stick fails: a stick
+                          along a curb into a corner is no sidestep onto the curb */
 static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                     const gait__slide_info *plain_si, gait_vec3 *out) {
-    return a_wall_ends_low(m, start, d, plain_si) && step_over(m, start, d, plain, m->step_height, out);
+    gait_vec3 into;
+    if (!a_wall_ends_low(m, start, d, plain_si, &into)) return false;
+    if (step_over(m, start, d, plain, m->step_height, out)) return true;
+    /* the move over the step along the stick lands nowhere to stand (between a pillar and a
+     * riser, the drop meets the pillar's face): the same length straight over the wall that
+     * ends low, when the stick leans into it (tests/scenarios/pillar_riser_wedge.lua: by 0.32
+     * of the move) */
+    double lean = v3_dot(horizontal(d), into), dl = v3_len(horizontal(d));
+    if (!(lean >= STEP_LEAN * dl)) return false;
+    gait_vec3 q;
+    if (!step_over(m, start, v3_scale(into, dl), plain, m->step_height, &q) ||
+        !(v3_dot(v3_sub(q, plain), d) > 0))
+        return false; /* ... and further along the stick than the plain move got */
+    *out = q;
+    return true;
 }
 
 bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
