@@ -1448,7 +1448,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
      * ends low, when the stick leans into it (tests/scenarios/pillar_riser_wedge.lua: by 0.32
      * of the move) */
     double lean = v3_dot(horizontal(d), into), dl = v3_len(horizontal(d));
-    if (!(lean >= STEP_LEAN * dl)) return false;
+    if (!(dl > 0 && lean >= STEP_LEAN * dl)) return false;
     gait_vec3 q;
     if (!step_over(m, start, v3_scale(into, dl), plain, m->step_height, &q) ||
         !(v3_dot(v3_sub(q, plain), d) > 0))
