@@ -1390,7 +1390,8 @@ static gait_vec3 find_ground(const gait_mover *m, gait_vec3 p, double reach, boo
 
 /* Whether some wall the plain move met ends within the step height: a ray just above the step
  * height, from the axis into each wall, meets nothing there (or a floor). A body pushing into or
- * sliding along walls that all go on above the step pays one ray a wall, not the step's casts. */
+ * sliding along walls that all go on above the step pays one ray a wall, not the step's casts.
+ * *low_into: the level way into the first wall found ending low (set only when one is). */
 static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
                             const gait__slide_info *si, gait_vec3 *low_into) {
     gait_vec3 o = v3(start.x, start.y + m->step_height + GAIT__STEP_RAY_LIFT, start.z);
@@ -1435,9 +1436,9 @@ static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_ve
     return true;
 }
 
-#define STEP_LEAN 0.25 /* the stick's share into a wall that ends low (sin 14.5 deg) that takes
-                          the step straight over it when the one along the stick fails: a stick
-                          along a curb into a corner is no sidestep onto the curb */
+#define STEP_LEAN 0.25 /* the least share of the move into a wall that ends low (sin 14.5 deg)
+                          for the step straight over it, when the one along the stick fails: a
+                          stick along a curb into a corner is no sidestep onto the curb */
 static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                     const gait__slide_info *plain_si, gait_vec3 *out) {
     gait_vec3 into;
