@@ -98,6 +98,42 @@ static inline float float_down(double d) {
     return (double)f > d ? next_down(f) : f;
 }
 
+/* A query's box to floats: lo's corner rounded up (float_up), hi's down (float_down), the same
+ * bits as those, four lanes at once and no branch: whether a bound rounds up or down is a coin
+ * toss, six a query. */
+static inline void box_floats(gait_vec3 lo, gait_vec3 hi, float flo[3], float fhi[3]) {
+#if defined(__SSE2__)
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    for (int k = 0; k < 2; k++) {
+        bool up = k == 0;
+        gait_vec3 v = up ? lo : hi;
+        __m128d xy = _mm_set_pd(v.y, v.x), zz = _mm_set1_pd(v.z);
+        __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zz)); /* (x, y, z, z) */
+        __m128d bxy = _mm_cvtps_pd(f), bzz = _mm_cvtps_pd(_mm_movehl_ps(f, f));
+        __m128d mxy = up ? _mm_cmplt_pd(bxy, xy) : _mm_cmpgt_pd(bxy, xy);
+        __m128d mzz = up ? _mm_cmplt_pd(bzz, zz) : _mm_cmpgt_pd(bzz, zz);
+        __m128 m = _mm_shuffle_ps(_mm_castpd_ps(mxy), _mm_castpd_ps(mzz), _MM_SHUFFLE(2, 0, 2, 0));
+        /* the next float up from f (down: from -f, negated): -0 made +0, then the bits step
+         * away from zero for a positive float, towards it for a negative one */
+        __m128 from = up ? f : _mm_xor_ps(f, sign);
+        __m128i u = _mm_castps_si128(_mm_add_ps(from, _mm_setzero_ps()));
+        __m128i step = _mm_or_si128(_mm_srai_epi32(u, 31), _mm_set1_epi32(1));
+        __m128 next = _mm_castsi128_ps(_mm_add_epi32(u, step));
+        if (!up) next = _mm_xor_ps(next, sign);
+        float out[4];
+        _mm_storeu_ps(out, _mm_or_ps(_mm_and_ps(m, next), _mm_andnot_ps(m, f)));
+        memcpy(up ? flo : fhi, out, 3 * sizeof(float));
+    }
+#else
+    flo[0] = float_up(lo.x);
+    flo[1] = float_up(lo.y);
+    flo[2] = float_up(lo.z);
+    fhi[0] = float_down(hi.x);
+    fhi[1] = float_down(hi.y);
+    fhi[2] = float_down(hi.z);
+#endif
+}
+
 static gait_contact_class classify(const query *qy, gait_vec3 n) {
     if (n.y >= qy->cos_walk) return GAIT_CONTACT_FLOOR;
     if (-n.y >= qy->cos_ceil) return GAIT_CONTACT_CEILING;
@@ -274,12 +310,7 @@ GAIT__HOT void set_frame_turned(query *qy, gait_vec3 o, const double *rot) {
         qy->llo = v3_sub(a, v3(g, g, g));
         qy->lhi = v3_add(b, v3(g, g, g));
     }
-    qy->flo[0] = float_up(qy->llo.x);
-    qy->flo[1] = float_up(qy->llo.y);
-    qy->flo[2] = float_up(qy->llo.z);
-    qy->fhi[0] = float_down(qy->lhi.x);
-    qy->fhi[1] = float_down(qy->lhi.y);
-    qy->fhi[2] = float_down(qy->lhi.z);
+    box_floats(qy->llo, qy->lhi, qy->flo, qy->fhi);
     /* sweeps cull boxes with the ray of the shape's centre against boxes grown by the
      * shape's half extent (+ r); 1e-6 m more keeps rounding on the safe side. Only a sweep or a
      * ray reads them (is_timed). */
