@@ -1048,6 +1048,7 @@ static void gather_steps(gait_gather *g) {
     for (int b = 0, r = 0; b * GATHER_GROUP < g->count; b++) {
         int j0 = b * GATHER_GROUP, n = g->count - j0 < GATHER_GROUP ? g->count - j0 : GATHER_GROUP;
         int one = group_run(m, b, n, &r);
+        (void)one; /* (read by the SSE2 path only) */
         int16_t *q = m->qtri + b * 6 * GATHER_GROUP;
         int16_t *u = m->qgroup + (b / GATHER_GROUP) * 6 * GATHER_GROUP + b % GATHER_GROUP;
         for (int k = 0; k < 6; k++) {
