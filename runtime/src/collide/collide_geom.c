@@ -583,6 +583,10 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
     pre->dq = dq;
     pre->dn = dn;
     pre->face_first = face_first;
+    /* a bound past 0 comes from the plane (both ends r or more off it: the kernel's own test
+     * says as much) or from an edge's line the axis lies beyond, where its distance to the
+     * triangle is more than r now (edge_bound): no overlap at the start */
+    pre->clear = bound > 0;
     return bound;
 }
 
@@ -608,7 +612,7 @@ static inline bool beside_side(gait_vec3 p, gait_vec3 q, gait_vec3 d, gait_vec3 
 
 static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
                            gait__tri_hit *out, bool prune, const edge_planes *ep, double dp,
-                           double dq, double dn, bool face_first) {
+                           double dq, double dn, bool face_first, bool clear) {
     gait_vec3 n = t->n;
     /* the edges' boxes, once (pruning only, when the edges are tested) */
     box3 ebox[3];
@@ -616,10 +620,10 @@ static bool sweep_tri_body(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, cons
         for (int i = 0; i < 3; i++) ebox[i] = seg_box(t->v[i], t->v[NEXT[i]], 0);
 
     /* a start within r of the plane may overlap the triangle already (gait__capsule_tri's own
-     * plane test, then the rest of it) */
+     * plane test, then the rest of it), unless the bound showed it clear */
     gait__tri_contact c0;
     bool near_plane = !((dp >= r && dq >= r) || (dp <= -r && dq <= -r));
-    if (near_plane && capsule_tri_near(p, q, r, t, dp, dq, ep, &c0, prune)) {
+    if (near_plane && !clear && capsule_tri_near(p, q, r, t, dp, dq, ep, &c0, prune)) {
         /* overlapping but leaving, or sliding along it: not in the way */
         if (!moves_into(d, c0.normal)) return false;
         out->t = 0;
@@ -753,12 +757,13 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
         if (ap.none) return false;
         face_first = ap.face_first;
     }
-    return sweep_tri_body(p, q, r, d, t, out, prune, ep, dp, dq, dn, face_first);
+    return sweep_tri_body(p, q, r, d, t, out, prune, ep, dp, dq, dn, face_first, false);
 }
 
 bool gait__sweep_tri_pre(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait__tri *t,
                          gait__tri_hit *out, const gait__edge_memo *memo, const gait__sweep_pre *pre) {
-    return sweep_tri_body(p, q, r, d, t, out, true, memo, pre->dp, pre->dq, pre->dn, pre->face_first);
+    return sweep_tri_body(p, q, r, d, t, out, true, memo, pre->dp, pre->dq, pre->dn, pre->face_first,
+                          pre->clear);
 }
 
 bool gait__ray_tri(gait_vec3 o, gait_vec3 d, const gait__tri *t, gait__tri_hit *out) {

@@ -298,6 +298,7 @@ bool gait__sweep_tri(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, const gait
 typedef struct gait__sweep_pre {
     double dp, dq, dn;          /* the ends' signed distances to the plane, the motion along n */
     bool face_first;            /* no edge or vertex can be met before the face */
+    bool clear;                 /* the capsule starts more than r from the triangle */
 } gait__sweep_pre;
 double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, double dl,
                              const gait__tri *t, gait__edge_memo *memo, gait__sweep_pre *pre);
