@@ -584,8 +584,10 @@ double gait__sweep_tri_bound(gait_vec3 p, gait_vec3 q, double r, gait_vec3 d, do
     pre->dn = dn;
     pre->face_first = face_first;
     /* a bound past 0 comes from the plane (both ends r or more off it: the kernel's own test
-     * says as much) or from an edge's line the axis lies beyond, where its distance to the
-     * triangle is more than r now (edge_bound): no overlap at the start */
+     * says as much) or from edge_bound: an edge's line the axis lies beyond by more than the
+     * reach its plane distance leaves, or the two distances together (off_plane_entry) outside
+     * r now. Either way every axis point is more than r from the triangle: no overlap at the
+     * start */
     pre->clear = bound > 0;
     return bound;
 }
