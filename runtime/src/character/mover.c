@@ -1414,19 +1414,27 @@ static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
  * slide, as the plain move's is, so a body sliding along a wall, or in the corner a riser makes
  * with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves across
  * with its own collide-and-slide). Taken only when it lands on walkable ground and gets further
- * along the move than the plain move did. */
-static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                      double up, gait_vec3 *out) {
+ * along the move than the plain move did. *body_met (may be NULL): set when another character
+ * cut the rise, the move across or the drop (left alone otherwise). */
+static bool step_over_by(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                         double up, gait_vec3 *out, bool *body_met) {
     gait_hit hit;
-    if (sweep(m, start, v3(0, up, 0), &hit)) up = hit.start_solid ? 0 : up * hit.fraction;
+    if (sweep(m, start, v3(0, up, 0), &hit)) {
+        if (body_met && hit_body(&hit)) *body_met = true;
+        up = hit.start_solid ? 0 : up * hit.fraction;
+    }
     if (up < 1e-4) return false;
     gait__slide_info si;
     gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, SLIDE_FLATTEN, NULL, &si);
+    if (body_met && si.body) *body_met = true;
     if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
-    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) return false;
+    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) {
+        if (body_met && hit_body(&hit)) *body_met = true;
+        return false;
+    }
     q.y -= up * hit.fraction;
     bool walk = is_floor(m, hit.normal) ||
                 (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius &&
@@ -1435,15 +1443,20 @@ static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_ve
     *out = q;
     return true;
 }
+static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                      double up, gait_vec3 *out) {
+    return step_over_by(m, start, d, plain, up, out, NULL);
+}
 
 #define STEP_LEAN 0.25 /* the least share of the move into a wall that ends low (sin 14.5 deg)
                           for the step straight over it, when the one along the stick fails: a
                           stick along a curb into a corner is no sidestep onto the curb */
+/* *body_met (may be NULL): as step_over_by's, over both tries. */
 static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                    const gait__slide_info *plain_si, gait_vec3 *out) {
+                    const gait__slide_info *plain_si, gait_vec3 *out, bool *body_met) {
     gait_vec3 into;
     if (!a_wall_ends_low(m, start, d, plain_si, &into)) return false;
-    if (step_over(m, start, d, plain, m->step_height, out)) return true;
+    if (step_over_by(m, start, d, plain, m->step_height, out, body_met)) return true;
     /* the move over the step along the stick lands nowhere to stand (between a pillar and a
      * riser, the drop meets the pillar's face): the same length straight over the wall that
      * ends low, when the stick leans into it (tests/scenarios/pillar_riser_wedge.lua: by 0.32
@@ -1451,11 +1464,24 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     double lean = v3_dot(horizontal(d), into), dl = v3_len(horizontal(d));
     if (!(dl > 0 && lean >= STEP_LEAN * dl)) return false;
     gait_vec3 q;
-    if (!step_over(m, start, v3_scale(into, dl), plain, m->step_height, &q) ||
+    if (!step_over_by(m, start, v3_scale(into, dl), plain, m->step_height, &q, body_met) ||
         !(v3_dot(v3_sub(q, plain), d) > 0))
         return false; /* ... and further along the stick than the plain move got */
     *out = q;
     return true;
+}
+
+/* Whether the step up refused by another character (step_up's *body_met) is taken with the
+ * other characters away: a riser the feet would step onto but for a body standing on it or in
+ * the way over it. That riser is no wall: the walk is stopped by the body, as by any body, and
+ * no climb starts up a step (a runner turned back up a stair with another on the next tread
+ * climbed the 0.24 m riser: build/fuzz/walkers on oa_rpg3dm2, walker 186). */
+static bool riser_behind_body(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                              const gait__slide_info *plain_si) {
+    gait_mover alone = *m;
+    alone.bodies = NULL;
+    gait_vec3 q;
+    return step_up(&alone, start, d, plain, plain_si, &q, NULL);
 }
 
 bool gait__mover_step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
@@ -1756,10 +1782,13 @@ static void walk(const gait_mover *m_in, gait_vec3 *feet_io, gait_vec3 hvel,
     bool on_landmark = has_terrain && start.y > h0; /* a floor over the terrain: a landmark's */
     if (si.wall) {
         gait_vec3 q;
-        if (m->step_height > 0 && step_up(m, start, d, p, &si, &q)) {
+        bool body_met = false;
+        if (m->step_height > 0 && step_up(m, start, d, p, &si, &q, &body_met)) {
             on_terrain = false;
             r->touched = true; /* three casts placed it by an edge: let the push-out check */
             p = q;
+        } else if (body_met && riser_behind_body(m, start, d, p, &si)) {
+            r->touched = true; /* at a step another character stands in the way of */
         } else {
             r->wall = true;
             r->wall_normal = si.wall_n;
