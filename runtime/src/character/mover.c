@@ -1410,19 +1410,23 @@ static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     return false;
 }
 
-/* Up by `up` (the step height), across, down: the move a riser blocked, tried over it. Across is a
- * slide, as the plain move's is, so a body sliding along a wall, or in the corner a riser makes
- * with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves across
- * with its own collide-and-slide). Taken only when it lands on walkable ground and gets further
- * along the move than the plain move did. *body_met (may be NULL): set when another character
- * cut the rise, the move across or the drop (left alone otherwise). */
-static bool step_over_by(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                         double up, gait_vec3 *out, bool *body_met) {
+/* How far the capsule at start rises by `up` before something stops it (0: it starts stuck). The
+ * first leg of a step over a riser; *body_met (may be NULL) set when another character cut it. */
+static double step_rise(const gait_mover *m, gait_vec3 start, double up, bool *body_met) {
     gait_hit hit;
-    if (sweep(m, start, v3(0, up, 0), &hit)) {
-        if (body_met && hit_body(&hit)) *body_met = true;
-        up = hit.start_solid ? 0 : up * hit.fraction;
-    }
+    if (!sweep(m, start, v3(0, up, 0), &hit)) return up;
+    if (body_met && hit_body(&hit)) *body_met = true;
+    return hit.start_solid ? 0 : up * hit.fraction;
+}
+
+/* Across and down, risen by `up` (step_rise's answer): the move a riser blocked, tried over it.
+ * Across is a slide, as the plain move's is, so a body sliding along a wall, or in the corner a
+ * riser makes with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves
+ * across with its own collide-and-slide). Taken only when it lands on walkable ground and gets
+ * further along the move than the plain move did. *body_met (may be NULL): set when another
+ * character cut the move across or the drop (left alone otherwise). */
+static bool step_across(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
+                        double up, gait_vec3 *out, bool *body_met) {
     if (up < 1e-4) return false;
     gait__slide_info si;
     gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, SLIDE_FLATTEN, NULL, &si);
@@ -1431,6 +1435,7 @@ static bool step_over_by(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait
     gait_vec3 dir = v3_norm(d);
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
+    gait_hit hit;
     if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) {
         if (body_met && hit_body(&hit)) *body_met = true;
         return false;
@@ -1443,20 +1448,24 @@ static bool step_over_by(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait
     *out = q;
     return true;
 }
+/* Up by `up` (the step height), across, down. */
 static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                       double up, gait_vec3 *out) {
-    return step_over_by(m, start, d, plain, up, out, NULL);
+    return step_across(m, start, d, plain, step_rise(m, start, up, NULL), out, NULL);
 }
 
 #define STEP_LEAN 0.25 /* the least share of the move into a wall that ends low (sin 14.5 deg)
                           for the step straight over it, when the one along the stick fails: a
                           stick along a curb into a corner is no sidestep onto the curb */
-/* *body_met (may be NULL): as step_over_by's, over both tries. */
+/* *body_met (may be NULL): set when another character cut the rise, or either try's move across
+ * or drop. */
 static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                     const gait__slide_info *plain_si, gait_vec3 *out, bool *body_met) {
     gait_vec3 into;
     if (!a_wall_ends_low(m, start, d, plain_si, &into)) return false;
-    if (step_over_by(m, start, d, plain, m->step_height, out, body_met)) return true;
+    /* both tries rise from the same feet by the same height: one cast answers for both */
+    double up = step_rise(m, start, m->step_height, body_met);
+    if (step_across(m, start, d, plain, up, out, body_met)) return true;
     /* the move over the step along the stick lands nowhere to stand (between a pillar and a
      * riser, the drop meets the pillar's face): the same length straight over the wall that
      * ends low, when the stick leans into it (tests/scenarios/pillar_riser_wedge.lua: by 0.32
@@ -1464,7 +1473,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     double lean = v3_dot(horizontal(d), into), dl = v3_len(horizontal(d));
     if (!(dl > 0 && lean >= STEP_LEAN * dl)) return false;
     gait_vec3 q;
-    if (!step_over_by(m, start, v3_scale(into, dl), plain, m->step_height, &q, body_met) ||
+    if (!step_across(m, start, v3_scale(into, dl), plain, up, &q, body_met) ||
         !(v3_dot(v3_sub(q, plain), d) > 0))
         return false; /* ... and further along the stick than the plain move got */
     *out = q;
