@@ -47,8 +47,9 @@
  *   stuck_walker    walking the same way 1 s without moving, open walkable way ahead;
  *   traverse_overrun, drown_deep  as live.h says;
  *   riser_climb     a climb begun on foot that ended on foot within 1 s, 5 cm to a step above the
- *                   feet of the step before it began: a riser climbed as a wall (--show
- *                   riser_climb prints each);
+ *                   feet of the step before it began, never more than a step above them on the
+ *                   way (a wall climbed up and back down is no riser): a riser climbed as a wall
+ *                   (--show riser_climb prints each);
  *   barely moved    walkers whose whole path was under 10 % of a run's for the run's time. */
 #include <math.h>
 #include <stdio.h>
@@ -317,6 +318,7 @@ typedef struct walker {
     bool climbing;              /* in a climb begun on foot ... */
     double climb_y;             /* ... from feet this high (m) */
     int climb_steps;            /* ... for this many steps */
+    double climb_top;           /* ... reaching feet this high (m) */
     bool riser;                 /* it climbed a riser as a wall */
 } walker;
 
@@ -529,14 +531,17 @@ static void run_scene(uint64_t seed, bool as_mesh, int n, double seconds, const 
                 /* the feet on foot before the climb's first step (that step already rose) */
                 k->climb_y = k->last.y;
                 k->climb_steps = 0;
+                k->climb_top = info.position.y;
             } else if (k->climbing && info.phase.state == GAIT_STATE_CLIMB) {
                 k->climb_steps++;
+                if (info.position.y > k->climb_top) k->climb_top = info.position.y;
             } else if (k->climbing && info.phase.state != GAIT_STATE_CLIMB) {
                 k->climbing = false;
                 const gait_locomotion *num = gait_world_locomotion(w, info.body_type);
                 double rise = info.position.y - k->climb_y;
                 if (gait_state_on_foot(info.phase.state) && rise > 0.05 &&
-                    rise <= num->step_height + 0.05 && k->climb_steps * dt < RISER_CLIMB_SECONDS) {
+                    rise <= num->step_height + 0.05 && k->climb_steps * dt < RISER_CLIMB_SECONDS &&
+                    k->climb_top - k->climb_y <= num->step_height + 0.05) {
                     t->riser_events++;
                     if (!k->riser) t->risers++;
                     k->riser = true;

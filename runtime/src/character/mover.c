@@ -1410,26 +1410,51 @@ static bool a_wall_ends_low(const gait_mover *m, gait_vec3 start, gait_vec3 d,
     return false;
 }
 
-/* How far the capsule at start rises by `up` before something stops it (0: it starts stuck). The
- * first leg of a step over a riser; *body_met (may be NULL) set when another character cut it. */
-static double step_rise(const gait_mover *m, gait_vec3 start, double up, bool *body_met) {
+#define RISE_LEAN 0.2 /* a face over the head that stops a step's rise with this much of its
+                         normal level (about 12 deg from flat or more) leans over the way up */
+/* The capsule at start raised by up to `up`, the first leg of a step over a riser: *top the feet
+ * raised, and the height risen (0: it starts stuck). Straight up until something stops it; a
+ * face over the head leaning over the way up (a stair under a sloping wall) is slid along for
+ * the rest of the rise, as the move across slides along walls. Stopped dead by it at once, a
+ * step under a sloping wall's foot rose nothing, and the riser it left was climbed as a wall
+ * (tests/scenarios/riser_under_leaning_face.lua; build/fuzz/walkers on oa_rpg3dm2). *body_met
+ * (may be NULL) set when another character cut it. */
+static double step_rise(const gait_mover *m, gait_vec3 start, double up, gait_vec3 *top,
+                        bool *body_met) {
     gait_hit hit;
-    if (!sweep(m, start, v3(0, up, 0), &hit)) return up;
+    if (!sweep(m, start, v3(0, up, 0), &hit)) {
+        *top = v3(start.x, start.y + up, start.z);
+        return up;
+    }
     if (body_met && hit_body(&hit)) *body_met = true;
-    return hit.start_solid ? 0 : up * hit.fraction;
+    double rose = hit.start_solid ? 0 : up * hit.fraction;
+    *top = v3(start.x, start.y + rose, start.z);
+    gait_vec3 n = hit.normal;
+    if (hit.start_solid || hit_body(&hit) || !(n.y < 0) ||
+        n.x * n.x + n.z * n.z < RISE_LEAN * RISE_LEAN)
+        return rose;
+    gait_vec3 rest = v3(0, up - rose, 0);
+    rest = v3_mad(rest, n, -v3_dot(rest, n)); /* along the face */
+    if (!(rest.y > 0)) return rose;
+    gait__slide_info si;
+    gait_vec3 q = slide(m, *top, rest, 0, NULL, &si);
+    if (si.solid || si.body || !(q.y > top->y)) return rose;
+    *top = q;
+    return q.y - start.y;
 }
 
-/* Across and down, risen by `up` (step_rise's answer): the move a riser blocked, tried over it.
- * Across is a slide, as the plain move's is, so a body sliding along a wall, or in the corner a
- * riser makes with a wall, steps up while it slides (as Jolt's CharacterVirtual::WalkStairs moves
- * across with its own collide-and-slide). Taken only when it lands on walkable ground and gets
- * further along the move than the plain move did. *body_met (may be NULL): set when another
- * character cut the move across or the drop (left alone otherwise). */
-static bool step_across(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
-                        double up, gait_vec3 *out, bool *body_met) {
+/* Across and down from *top, risen `up` above start (step_rise's answers): the move a riser
+ * blocked, tried over it. Across is a slide, as the plain move's is, so a body sliding along a
+ * wall, or in the corner a riser makes with a wall, steps up while it slides (as Jolt's
+ * CharacterVirtual::WalkStairs moves across with its own collide-and-slide). Taken only when it
+ * lands on walkable ground and gets further along the move than the plain move did. *body_met
+ * (may be NULL): set when another character cut the move across or the drop (left alone
+ * otherwise). */
+static bool step_across(const gait_mover *m, gait_vec3 start, gait_vec3 top, gait_vec3 d,
+                        gait_vec3 plain, double up, gait_vec3 *out, bool *body_met) {
     if (up < 1e-4) return false;
     gait__slide_info si;
-    gait_vec3 q = slide(m, v3(start.x, start.y + up, start.z), d, SLIDE_FLATTEN, NULL, &si);
+    gait_vec3 q = slide(m, top, d, SLIDE_FLATTEN, NULL, &si);
     if (body_met && si.body) *body_met = true;
     if (si.solid) return false;
     gait_vec3 dir = v3_norm(d);
@@ -1451,7 +1476,9 @@ static bool step_across(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_
 /* Up by `up` (the step height), across, down. */
 static bool step_over(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3 plain,
                       double up, gait_vec3 *out) {
-    return step_across(m, start, d, plain, step_rise(m, start, up, NULL), out, NULL);
+    gait_vec3 top;
+    double rose = step_rise(m, start, up, &top, NULL);
+    return step_across(m, start, top, d, plain, rose, out, NULL);
 }
 
 #define STEP_LEAN 0.25 /* the least share of the move into a wall that ends low (sin 14.5 deg)
@@ -1464,8 +1491,9 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     gait_vec3 into;
     if (!a_wall_ends_low(m, start, d, plain_si, &into)) return false;
     /* both tries rise from the same feet by the same height: one cast answers for both */
-    double up = step_rise(m, start, m->step_height, body_met);
-    if (step_across(m, start, d, plain, up, out, body_met)) return true;
+    gait_vec3 top;
+    double up = step_rise(m, start, m->step_height, &top, body_met);
+    if (step_across(m, start, top, d, plain, up, out, body_met)) return true;
     /* the move over the step along the stick lands nowhere to stand (between a pillar and a
      * riser, the drop meets the pillar's face): the same length straight over the wall that
      * ends low, when the stick leans into it (tests/scenarios/pillar_riser_wedge.lua: by 0.32
@@ -1473,7 +1501,7 @@ static bool step_up(const gait_mover *m, gait_vec3 start, gait_vec3 d, gait_vec3
     double lean = v3_dot(horizontal(d), into), dl = v3_len(horizontal(d));
     if (!(dl > 0 && lean >= STEP_LEAN * dl)) return false;
     gait_vec3 q;
-    if (!step_across(m, start, v3_scale(into, dl), plain, up, &q, body_met) ||
+    if (!step_across(m, start, top, v3_scale(into, dl), plain, up, &q, body_met) ||
         !(v3_dot(v3_sub(q, plain), d) > 0))
         return false; /* ... and further along the stick than the plain move got */
     *out = q;
