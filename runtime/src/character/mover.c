@@ -1461,10 +1461,12 @@ static bool step_across(const gait_mover *m, gait_vec3 start, gait_vec3 top, gai
     double gain = v3_dot(v3_sub(q, start), dir) - v3_dot(v3_sub(plain, start), dir);
     if (gain <= 1e-5) return false;
     gait_hit hit;
-    if (!sweep(m, q, v3(0, -up, 0), &hit) || hit.start_solid || hit_body(&hit)) {
-        if (body_met && hit_body(&hit)) *body_met = true;
+    if (!sweep(m, q, v3(0, -up, 0), &hit)) return false;
+    if (hit_body(&hit)) {
+        if (body_met) *body_met = true;
         return false;
     }
+    if (hit.start_solid) return false;
     q.y -= up * hit.fraction;
     bool walk = is_floor(m, hit.normal) ||
                 (hit.normal.y > 0.1 && hit.point.y < q.y + m->radius &&
