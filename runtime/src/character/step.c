@@ -225,8 +225,13 @@ static void step_character(gait_world *w, gait_character_id id, gait__character 
     gates_input(w, ch, &in, num, &sn, dt, &gin);
     gait__gates_out g;
     gait__gates_propose(&gin, &g);
-    if (g.request.want) /* the scan's some 30 queries only where a traversal could start */
-        gait__sense_ledge(w->collider, gather, &w->traverse_table, ch->position, &g.request, num,
+    /* the scan's some 30 queries only where a traversal could start. Into the body's own
+     * gather: the ledge box holds the body's move after it, which the move then asks of that
+     * gather instead of walking the trees for its own (into the shared one, the move gathered
+     * again: the level's whole step 15,483 -> 14,828 Ir, the same bits on every scene; one map,
+     * oa_dm1, +2.0 %) */
+    if (g.request.want)
+        gait__sense_ledge(w->collider, own, &w->traverse_table, ch->position, &g.request, num,
                           &ch->trav, &sn);
     gait__gates_decide(&gin, &g);
     gates_remember(ch, &g, from);
