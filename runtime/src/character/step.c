@@ -208,7 +208,7 @@ static void move(gait_world *w, gait_character_id id, gait__character *ch,
 /* ---- one character, one step ------------------------------------------------------------- */
 
 static void step_character(gait_world *w, gait_character_id id, gait__character *ch, double dt,
-                           gait_gather *gather, gait_gather *own) {
+                           gait_gather *own) {
     const gait_locomotion *num = gait_world_locomotion(w, ch->body_type);
 
     /* input (kits ran before the step: a kit action has zeroed the move) */
@@ -347,7 +347,7 @@ int gait__world_step_range(gait_world *w, int first, int end, double dt, bool ho
             continue;
         }
         gait_character_id id = {i + 1, ch->generation};
-        step_character(w, id, ch, dt, gather, gait__own_gather(w, i, gather));
+        step_character(w, id, ch, dt, gait__own_gather(w, i, gather));
     }
     return passed;
 }
