@@ -308,9 +308,12 @@ bool gait__character_hooked(const gait__character *ch) {
 /* A crowd's step reads each character's record and gather after the last one's evicted them
  * from the nearer caches (5 KiB and a few hundred bytes of boxes a character: a thousand of them
  * outgrow the core's cache). Each is asked for ahead: the gather's own struct three characters
- * on, its scratch's header two on, and the character and its gather's runs and boxes one on, so
- * no request waits on another. At 1000 characters on the level the whole step's mean over runs
- * alternating with and without went 5.29 -> 4.81 us (16 and 14 runs: a noisy machine). The
+ * on, its scratch's header two on, and the character and its gather's runs, boxes and the
+ * triangle records its queries built one on, so no request waits on another. At 1000 characters
+ * on the level the whole step's mean over runs alternating with and without went 5.29 -> 4.81 us
+ * (16 and 14 runs: a noisy machine); the records, read one after another as a query's candidates
+ * come up, 3.43 -> 3.22 us more (with each record's own copy of its source's index: 10 pairs
+ * of runs; oa_dm1 6.18 -> 5.57, 6 pairs). The
  * prefetches cost 230 instructions a step, so a range of fewer than PREFETCH_FROM characters
  * (whose records and boxes stay in the core's cache from one step to the next) skips them.
  * Only hints: nothing is written, the same bits. */

@@ -806,6 +806,9 @@ typedef struct gather_run {
  * sources. */
 typedef struct gather_tri {
     _Alignas(64) uint32_t gen;  /* the gather's generation when built */
+    uint32_t index, flags;      /* its source's (gait__ltri), copied when built: a hit or a
+                                   contact reads them here, not from the landmark's array (a
+                                   line a crowd's step has mostly evicted) */
     gait__tri t;                /* built the first time a query of this gather reaches it */
     gait__edge_memo memo;       /* the pruning's edge planes of t, the first time asked */
 } gather_tri;
@@ -825,6 +828,9 @@ typedef struct gather_mem {
     gather_tri *tri;
     uint32_t gen;               /* this gather's generation (never 0: a record's before the
                                    first gather) */
+    uint64_t built[2];          /* which of the first 128 records this generation has built:
+                                   the ones the next step's queries most likely read again
+                                   (gait__gather_prefetch asks for them ahead) */
 } gather_mem;
 
 #define GATHER_ALIGN 64
@@ -862,6 +868,7 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         m->src = (const gait__ltri **)(void *)(base + src_at);
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->gen = 0;
+        m->built[0] = m->built[1] = 0;
         m->stepped = false;
         for (int i = 0; i < cap; i++) m->tri[i].gen = 0;
         *out = m;
@@ -1112,7 +1119,11 @@ static inline unsigned record_hits(const int16_t *rec, const int16_t lo[3], cons
 static inline gait__tri *gathered_built(gather_mem *m, int j) {
     gather_tri *s = &m->tri[j];
     if (s->gen != m->gen) {
-        ltri_to_tri(m->src[j]->v, m->src[j]->flags, &s->t);
+        const gait__ltri *src = m->src[j];
+        ltri_to_tri(src->v, src->flags, &s->t);
+        s->index = src->index;
+        s->flags = src->flags;
+        if (j < 128) m->built[j >> 6] |= 1ull << (j & 63);
         s->memo.ready = false;
         s->gen = m->gen;
     }
@@ -1122,8 +1133,7 @@ static inline gait__tri *gathered_built(gather_mem *m, int j) {
 /* Gathered triangle j through the kernel. */
 static void gathered_tri(query *qy, gather_mem *m, int j) {
     gait__tri *t = gathered_built(m, j);
-    const gait__ltri *src = m->src[j];
-    on_tri(qy, t, (int)src->index, src->flags, &m->tri[j].memo);
+    on_tri(qy, t, (int)m->tri[j].index, m->tri[j].flags, &m->tri[j].memo);
 }
 
 #define GATHER_SORT 128 /* a sweep's candidates put in order of their bounds (the rest after) */
@@ -1292,7 +1302,7 @@ static void ordered(query *qy, gather_mem *m, cand_list *cl, int nc, double dl, 
         gait__tri_hit h;
         if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &h, &m->tri[j].memo,
                                 &cl->pre[k]))
-            take_hit(qy, &h, (int)m->src[j]->index);
+            take_hit(qy, &h, (int)m->tri[j].index);
     }
 }
 
@@ -1356,7 +1366,7 @@ static void timed_sweep(query *qy, gather_mem *m, cand_list *cl, int nc, double 
         gait__tri_hit hit;
         if (gait__sweep_tri_pre(qy->lp, qy->lq, qy->r, qy->ld, &m->tri[j].t, &hit, &m->tri[j].memo,
                                 &cl->pre[k]))
-            take_hit(qy, &hit, (int)m->src[j]->index);
+            take_hit(qy, &hit, (int)m->tri[j].index);
     }
 }
 
@@ -1392,7 +1402,8 @@ static void walk_gathered(query *qy, gait_gather *g) {
             int j = cl.over[k];
             double s; /* a long sweep's centre enters the box no sooner than the hit can come */
             if (timed && (!box_entry(qy, m, j, &s) || (qy->found && s > qy->best_t))) continue;
-            sweep_past(qy, gathered_built(m, j), &m->tri[j].memo, dl, (int)m->src[j]->index);
+            gait__tri *t = gathered_built(m, j);
+            sweep_past(qy, t, &m->tri[j].memo, dl, (int)m->tri[j].index);
         }
     }
     /* the moving landmarks are never gathered: through their trees, where they are now */
@@ -1626,6 +1637,7 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
     g->overflow = false;
     m->runs = 0;
     /* a new generation: every record unbuilt (once in 2^32 gathers, each marked so) */
+    m->built[0] = m->built[1] = 0;
     if (++m->gen == 0) {
         for (int i = 0; i < m->cap; i++) m->tri[i].gen = 0;
         m->gen = 1;
@@ -1662,6 +1674,16 @@ void gait__gather_prefetch(const gait_gather *g, int stage) {
     __builtin_prefetch(m);
     if (stage == 1) return;
     __builtin_prefetch(m->run);
+    /* the records its queries built: a query reads each one's lines one after another as its
+     * candidates come up (their plane and first vertex, the other two, the edge planes) */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = m->built[w]; b; b &= b - 1) {
+            const char *r = (const char *)&m->tri[w * 64 + __builtin_ctzll(b)];
+            __builtin_prefetch(r);
+            __builtin_prefetch(r + 64);
+            __builtin_prefetch(r + 128);
+            __builtin_prefetch(r + 192);
+        }
     if (!m->stepped) {
         for (int k = 0; k < 3; k++) {
             __builtin_prefetch(m->bmin[k]);
