@@ -314,7 +314,8 @@ bool gait__character_hooked(const gait__character *ch) {
  * (16 and 14 runs: a noisy machine); the records, read one after another as a query's candidates
  * come up, 3.43 -> 3.22 us more (with each record's own copy of its source's index: 10 pairs
  * of runs; oa_dm1 6.18 -> 5.57, 6 pairs). The
- * prefetches cost 230 instructions a step, so a range of fewer than PREFETCH_FROM characters
+ * prefetches cost some 300 instructions a step (the records' 76 of them: 300 characters on the
+ * level, 50 -> 126 in gait__gather_prefetch), so a range of fewer than PREFETCH_FROM characters
  * (whose records and boxes stay in the core's cache from one step to the next) skips them.
  * Only hints: nothing is written, the same bits. */
 #define PREFETCH_FROM 256

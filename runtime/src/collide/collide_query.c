@@ -815,6 +815,7 @@ typedef struct gather_tri {
 _Static_assert(offsetof(gather_tri, t) + offsetof(gait__tri, v) + sizeof(gait_vec3) <= 64,
                "a gathered triangle's generation, plane and first vertex share its first line");
 
+#define BUILT_WORDS 2
 typedef struct gather_mem {
     int cap;
     int runs;
@@ -828,7 +829,8 @@ typedef struct gather_mem {
     gather_tri *tri;
     uint32_t gen;               /* this gather's generation (never 0: a record's before the
                                    first gather) */
-    uint64_t built[2];          /* which of the first 128 records this generation has built:
+    uint64_t built[BUILT_WORDS]; /* which of the first BUILT_WORDS * 64 records (a character's
+                                   own gather holds 128) this generation has built:
                                    the ones the next step's queries most likely read again
                                    (gait__gather_prefetch asks for them ahead) */
 } gather_mem;
@@ -868,7 +870,7 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         m->src = (const gait__ltri **)(void *)(base + src_at);
         m->tri = (gather_tri *)(void *)(base + tri_at);
         m->gen = 0;
-        m->built[0] = m->built[1] = 0;
+        memset(m->built, 0, sizeof m->built);
         m->stepped = false;
         for (int i = 0; i < cap; i++) m->tri[i].gen = 0;
         *out = m;
@@ -1123,7 +1125,7 @@ static inline gait__tri *gathered_built(gather_mem *m, int j) {
         ltri_to_tri(src->v, src->flags, &s->t);
         s->index = src->index;
         s->flags = src->flags;
-        if (j < 128) m->built[j >> 6] |= 1ull << (j & 63);
+        if (j < BUILT_WORDS * 64) m->built[j >> 6] |= 1ull << (j & 63);
         s->memo.ready = false;
         s->gen = m->gen;
     }
@@ -1637,7 +1639,7 @@ gait_status gait_collider_gather(const gait_collider *c, gait_vec3 lo, gait_vec3
     g->overflow = false;
     m->runs = 0;
     /* a new generation: every record unbuilt (once in 2^32 gathers, each marked so) */
-    m->built[0] = m->built[1] = 0;
+    memset(m->built, 0, sizeof m->built);
     if (++m->gen == 0) {
         for (int i = 0; i < m->cap; i++) m->tri[i].gen = 0;
         m->gen = 1;
@@ -1676,13 +1678,10 @@ void gait__gather_prefetch(const gait_gather *g, int stage) {
     __builtin_prefetch(m->run);
     /* the records its queries built: a query reads each one's lines one after another as its
      * candidates come up (their plane and first vertex, the other two, the edge planes) */
-    for (int w = 0; w < 2; w++)
+    for (int w = 0; w < BUILT_WORDS; w++)
         for (uint64_t b = m->built[w]; b; b &= b - 1) {
             const char *r = (const char *)&m->tri[w * 64 + __builtin_ctzll(b)];
-            __builtin_prefetch(r);
-            __builtin_prefetch(r + 64);
-            __builtin_prefetch(r + 128);
-            __builtin_prefetch(r + 192);
+            for (size_t at = 0; at < sizeof(gather_tri); at += 64) __builtin_prefetch(r + at);
         }
     if (!m->stepped) {
         for (int k = 0; k < 3; k++) {
