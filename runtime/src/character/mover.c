@@ -2053,9 +2053,17 @@ void gait__mover_fly_steered(const gait_mover *m, gait_vec3 *feet, gait_vec3 del
     fly(m, feet, delta, vel, near, r, 0);
 }
 
+/* A crowd stepped one mover at a time through gait_mover_step reads each one's gather after
+ * the others' have evicted it from the core's caches; its queries then read the triangle records
+ * one after another as their candidates come up, each a miss. When more than this many mover
+ * steps went through other gathers since this one's last, the step asks for the records it built
+ * all at once first (hints only, the same bits; a world's crowd asks a character ahead instead,
+ * step.c). */
+#define MOVER_PREFETCH_GAP 256
 void gait_mover_step(const gait_mover *m, gait_mover_state *st, gait_vec3 vel, double dt,
                       gait_move_result *result) {
     gait_move_result r;
+    if (gait__gather_cold(m->gather, MOVER_PREFETCH_GAP)) gait__gather_prefetch(m->gather, 2);
     if (st->grounded && vel.y <= 0) {
         gait_mover_walk(m, &st->feet, vel, st->ground_normal, dt, &st->cache, &r);
     } else {

@@ -833,6 +833,7 @@ typedef struct gather_mem {
                                    own gather holds 128) this generation has built:
                                    the ones the next step's queries most likely read again
                                    (gait__gather_prefetch asks for them ahead) */
+    uint32_t used;              /* the thread's mover steps when a step last went through it */
 } gather_mem;
 
 #define GATHER_ALIGN 64
@@ -1696,6 +1697,19 @@ void gait__gather_prefetch(const gait_gather *g, int stage) {
         __builtin_prefetch(q);
         __builtin_prefetch(q + 64);
     }
+}
+
+/* Mover steps on this thread (gait_mover_step), each going through a gather or none: the gap
+ * since a gather's last step says how much other data went through the core's caches since. */
+static _Thread_local uint32_t mover_steps;
+
+bool gait__gather_cold(const gait_gather *g, uint32_t gap) {
+    uint32_t now = ++mover_steps;
+    gather_mem *m = g ? g->internal : NULL;
+    if (!m) return false;
+    uint32_t last = m->used;
+    m->used = now;
+    return now - last > gap;
 }
 
 bool gait_gather_holds(const gait_gather *g, gait_vec3 lo, gait_vec3 hi) {
