@@ -64,6 +64,11 @@ typedef struct gait__mode {
 typedef struct gait__motion {
     /* the request the next step takes (one at a time: a later call replaces it) */
     int request;                 /* GAIT__REQ_* */
+    /* modes (below), cooldowns: with request and playing, what every step reads first
+     * (gait__motion_wanted), so they share the struct's first line */
+    int mode_count;
+    uint32_t cooling;            /* the buttons whose cooldown is running (a step with none and
+                                    no mode skips the count) */
     gait_launch_def launch;
     int request_gadget;          /* the gadget that made the request, -1: a kit or a host */
     /* the moving action playing (its def: move, below) */
@@ -81,11 +86,7 @@ typedef struct gait__motion {
     uint32_t met;                /* GAIT__MET_* of its last move */
     gait_vec3 last_velocity;     /* m/s (world) of its last move */
     int gadget;                  /* the gadget that started it (or the launch), -1: none */
-    /* modes (below), cooldowns */
-    int mode_count;
     double cooldown[8];          /* s per gait_button bit (GAIT_BUTTON_COUNT) */
-    uint32_t cooling;            /* the buttons whose cooldown is running (a step with none and
-                                    no mode skips the count) */
     /* the host's: kept as they are when a snapshot is restored */
     gait_move_hook hook;
     void *hook_user;

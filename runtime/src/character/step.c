@@ -331,6 +331,7 @@ static void prefetch_ahead(gait_world *w, int i, int end, gait_gather *shared) {
         for (const char *p = head; p < anim; p += 64) __builtin_prefetch(p);
         __builtin_prefetch(anim);
         __builtin_prefetch(anim + 64);
+        __builtin_prefetch(anim + 128);
         __builtin_prefetch(mo);
         __builtin_prefetch(mo + 64);
         gait__gather_prefetch(gait__own_gather(w, i + 1, shared), 2);
