@@ -873,6 +873,7 @@ static size_t gather_layout(int cap, unsigned char *base, gather_mem **out) {
         m->gen = 0;
         memset(m->built, 0, sizeof m->built);
         m->stepped = false;
+        m->used = 0;
         for (int i = 0; i < cap; i++) m->tri[i].gen = 0;
         *out = m;
     }
