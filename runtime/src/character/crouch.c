@@ -18,6 +18,7 @@
 #define OPENING_LIFT 0.02        /* m: the opening probes start this far above the feet (over the
                                     ground's own triangles) */
 #define OPENING_STAND_REACH 0.4  /* m: the standing capsule is stopped within this ... */
+#define OPENING_NEAR 0.1         /* m: the crouched capsule's first, short look (below) */
 #define OPENING_CROUCH_REACH 0.8 /* ... and the crouched one is not within this: a low opening */
 #define HOVER_STEPS 3            /* steps a crouched body may read "not grounded" over ground
                                     within a step below before it falls (an edge's flicker) */
@@ -66,6 +67,12 @@ bool gait__crouch_opening_ahead(const gait_collider *col, gait_gather *gather, g
      * answers alone; the three answers are and-ed, so their order changes nothing. */
     gait_capsule low = gait__upright_capsule(p, n->capsule_radius, n->crouch_height);
     gait_vec3 reach = v3_scale(dir, OPENING_CROUCH_REACH);
+    /* A wall right ahead (the one that stopped the body, most asks) is met by a short look as
+     * surely as by the whole reach (what the capsule meets on the way to OPENING_NEAR it meets
+     * on the way past it), and the short one's box holds a few of the gather's triangles where
+     * the whole reach's bounds every one 0.8 m ahead: the level's whole step 14,812 -> 14,511
+     * instructions (0.05-0.2 m read the same). Only a miss asks the whole reach. */
+    if (gait__query_sweep(col, gather, &low, v3_scale(dir, OPENING_NEAR), &landmarks, &hit)) return false;
     if (gait__query_sweep(col, gather, &low, reach, &landmarks, &hit)) return false;
     gait_capsule stand = gait__upright_capsule(p, n->capsule_radius, n->capsule_height);
     return gait__query_sweep(col, gather, &stand, v3_scale(dir, OPENING_STAND_REACH), &landmarks, &hit) &&
