@@ -71,13 +71,13 @@ gait_gather *gait__gather_for(const gait_collider *col, gait_gather *g, const ga
                               gait_vec3 lo, gait_vec3 hi);
 /* Asks the memory for what a gather's next queries read first (collide_query.c), in stages a
  * step apart so none waits on another: 0 the gather's own struct (not read), 1 its scratch's
- * header (g read), 2 its runs and its boxes (the header read). Nothing is written; a crowd's
- * step issues them for the characters ahead. */
+ * header (g read), 2 its runs, its boxes and the triangle records its queries built (the header
+ * read). Nothing is written; a crowd's step issues them for the characters ahead. */
 void gait__gather_prefetch(const gait_gather *g, int stage);
 /* Whether more than `gap` mover steps on this thread went through other gathers (or none) since
  * the last one through g (collide_query.c), so its records have likely left the core's caches;
  * counts this one. */
-bool gait__gather_cold(const gait_gather *g, uint32_t gap);
+bool gait__gather_cold(gait_gather *g, uint32_t gap);
 bool gait__query_sweep(const gait_collider *col, gait_gather *g, const gait_capsule *c, gait_vec3 d,
                        const gait_filter *f, gait_hit *hit);
 bool gait__query_ray(const gait_collider *col, gait_gather *g, gait_vec3 o, gait_vec3 d,

@@ -1406,7 +1406,7 @@ static void walk_gathered(query *qy, gait_gather *g) {
             int j = cl.over[k];
             double s; /* a long sweep's centre enters the box no sooner than the hit can come */
             if (timed && (!box_entry(qy, m, j, &s) || (qy->found && s > qy->best_t))) continue;
-            gait__tri *t = gathered_built(m, j);
+            gait__tri *t = gathered_built(m, j); /* first: it writes the index read below */
             sweep_past(qy, t, &m->tri[j].memo, dl, (int)m->tri[j].index);
         }
     }
@@ -1704,7 +1704,7 @@ void gait__gather_prefetch(const gait_gather *g, int stage) {
  * since a gather's last step says how much other data went through the core's caches since. */
 static _Thread_local uint32_t mover_steps;
 
-bool gait__gather_cold(const gait_gather *g, uint32_t gap) {
+bool gait__gather_cold(gait_gather *g, uint32_t gap) {
     uint32_t now = ++mover_steps;
     gather_mem *m = g ? g->internal : NULL;
     if (!m) return false;
